@@ -1,0 +1,38 @@
+// zlake command-line entry: dispatches to the subcommands.
+
+const usage = `usage: zlake <command> [flags] [args]
+
+commands:
+  zq       process data files with Zed queries
+  serve    run the lake service
+`;
+
+type Command = (args: string[]) => Promise<number>;
+
+const commands: Record<string, () => Promise<Command>> = {};
+
+/** Registers a subcommand (modules add themselves here). */
+export function registerCommand(name: string, load: () => Promise<Command>): void {
+  commands[name] = load;
+}
+
+export async function main(argv: string[]): Promise<void> {
+  const [name, ...rest] = argv;
+  if (!name || name === '-h' || name === 'help' || name === '--help') {
+    process.stdout.write(usage);
+    return;
+  }
+  const load = commands[name];
+  if (!load) {
+    process.stderr.write(`zlake: unknown command: ${name}\n${usage}`);
+    process.exitCode = 2;
+    return;
+  }
+  try {
+    const cmd = await load();
+    process.exitCode = await cmd(rest);
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message}\n`);
+    process.exitCode = 1;
+  }
+}

@@ -1,0 +1,250 @@
+// Byte-level encodings of primitive values (ZNG spec §2.2.2, §3).
+//
+// Integers are little-endian with no leading zero bytes; signed ones are
+// zig-zag encoded first. 64-bit values exceed the 2^53 range of a JS number,
+// so each integer decoder has a number form (exact whenever the encoding is
+// at most 6 bytes, which covers everyday values) and a bigint form.
+
+const f64 = new Float64Array(1);
+const f64b = new Uint8Array(f64.buffer);
+const f32 = new Float32Array(1);
+const f32b = new Uint8Array(f32.buffer);
+
+/** Unsigned integer as a number (rounded past 2^53). Zero-length is 0. */
+export function decodeUint(buf: Uint8Array, off: number, len: number): number {
+  let v = 0;
+  let scale = 1;
+  for (let i = 0; i < len; i++) {
+    v += buf[off + i] * scale;
+    scale *= 256;
+  }
+  return v;
+}
+
+export function decodeUintBig(buf: Uint8Array, off: number, len: number): bigint {
+  if (len <= 6) return BigInt(decodeUint(buf, off, len));
+  let v = 0n;
+  for (let i = len - 1; i >= 0; i--) v = (v << 8n) | BigInt(buf[off + i]);
+  return BigInt.asUintN(64, v);
+}
+
+/** Signed integer as a number (rounded past 2^53). */
+export function decodeInt(buf: Uint8Array, off: number, len: number): number {
+  if (len <= 6) {
+    const u = decodeUint(buf, off, len);
+    // Undo zig-zag: even → u/2, odd → -(u+1)/2.
+    return u % 2 === 0 ? u / 2 : -(u + 1) / 2;
+  }
+  return Number(decodeIntBig(buf, off, len));
+}
+
+export function decodeIntBig(buf: Uint8Array, off: number, len: number): bigint {
+  if (len <= 6) return BigInt(decodeInt(buf, off, len));
+  const u = decodeUintBig(buf, off, len);
+  return BigInt.asIntN(64, (u & 1n) === 0n ? u >> 1n : -((u + 1n) >> 1n));
+}
+
+/** True when decodeInt/decodeUint of an encoding this long is exact. */
+export function isSafeLength(len: number): boolean {
+  return len <= 6;
+}
+
+/** A decoded integer: a number when exact, else a bigint. */
+export function decodeIntExact(buf: Uint8Array, off: number, len: number): number | bigint {
+  if (len <= 6) return decodeInt(buf, off, len);
+  const b = decodeIntBig(buf, off, len);
+  return b >= -9007199254740991n && b <= 9007199254740991n ? Number(b) : b;
+}
+
+export function decodeUintExact(buf: Uint8Array, off: number, len: number): number | bigint {
+  if (len <= 6) return decodeUint(buf, off, len);
+  const b = decodeUintBig(buf, off, len);
+  return b <= 9007199254740991n ? Number(b) : b;
+}
+
+/** Float of any width, chosen by encoded length as the reference does. */
+export function decodeFloat(buf: Uint8Array, off: number, len: number): number {
+  switch (len) {
+    case 8:
+      for (let i = 0; i < 8; i++) f64b[i] = buf[off + i];
+      return f64[0];
+    case 4:
+      for (let i = 0; i < 4; i++) f32b[i] = buf[off + i];
+      return f32[0];
+    case 2:
+      return float16ToNumber(buf[off] | (buf[off + 1] << 8));
+    default:
+      return 0;
+  }
+}
+
+export function encodeFloat64(v: number): Buffer {
+  f64[0] = v;
+  return Buffer.from(f64b);
+}
+
+export function encodeFloat32(v: number): Buffer {
+  f32[0] = v;
+  return Buffer.from(f32b);
+}
+
+export function encodeFloat16(v: number): Buffer {
+  const h = numberToFloat16(v);
+  return Buffer.from([h & 0xff, h >> 8]);
+}
+
+/** Writes v as a float of the given byte width (8, 4 or 2) at buf[off]. */
+export function writeFloat(buf: Uint8Array, off: number, v: number, width: number): void {
+  if (width === 8) {
+    f64[0] = v;
+    for (let i = 0; i < 8; i++) buf[off + i] = f64b[i];
+  } else if (width === 4) {
+    f32[0] = v;
+    for (let i = 0; i < 4; i++) buf[off + i] = f32b[i];
+  } else {
+    const h = numberToFloat16(v);
+    buf[off] = h & 0xff;
+    buf[off + 1] = h >> 8;
+  }
+}
+
+export function float16ToNumber(h: number): number {
+  const sign = h & 0x8000 ? -1 : 1;
+  const exp = (h >> 10) & 0x1f;
+  const frac = h & 0x3ff;
+  if (exp === 0) return sign * frac * 2 ** -24;
+  if (exp === 0x1f) return frac ? NaN : sign * Infinity;
+  return sign * (1 + frac / 1024) * 2 ** (exp - 15);
+}
+
+/** IEEE half-precision bits of v, rounding to nearest even. */
+export function numberToFloat16(v: number): number {
+  f32[0] = v;
+  const x = f32b[0] | (f32b[1] << 8) | (f32b[2] << 16) | (f32b[3] << 24);
+  const sign = (x >>> 16) & 0x8000;
+  const exp = (x >>> 23) & 0xff;
+  let mant = x & 0x7fffff;
+  if (exp === 0xff) return sign | 0x7c00 | (mant ? 0x200 : 0);
+  let e = exp - 127 + 15;
+  if (e >= 0x1f) return sign | 0x7c00;
+  if (e <= 0) {
+    if (e < -10) return sign;
+    mant |= 0x800000;
+    const shift = 14 - e;
+    const half = 1 << (shift - 1);
+    let m = mant >> shift;
+    const rem = mant & ((1 << shift) - 1);
+    if (rem > half || (rem === half && m & 1)) m++;
+    return sign | m;
+  }
+  let m = mant >> 13;
+  const rem = mant & 0x1fff;
+  if (rem > 0x1000 || (rem === 0x1000 && m & 1)) {
+    m++;
+    if (m === 0x400) {
+      m = 0;
+      e++;
+      if (e >= 0x1f) return sign | 0x7c00;
+    }
+  }
+  return sign | (e << 10) | m;
+}
+
+export function decodeBool(buf: Uint8Array, off: number, len: number): boolean {
+  return len > 0 && buf[off] !== 0;
+}
+
+const utf8Decoder = new TextDecoder('utf-8');
+
+/**
+ * Decodes UTF-8 bytes to a JS string. Short ASCII runs are decoded by hand,
+ * which is several times faster than TextDecoder for typical field values.
+ */
+export function decodeString(buf: Uint8Array, off: number, len: number): string {
+  if (len < 48) {
+    let s = '';
+    const end = off + len;
+    for (let i = off; i < end; i++) {
+      const c = buf[i];
+      if (c >= 0x80) return utf8Decoder.decode(buf.subarray(off, end));
+      s += String.fromCharCode(c);
+    }
+    return s;
+  }
+  return utf8Decoder.decode(buf.subarray(off, off + len));
+}
+
+/** True when two byte ranges hold the same bytes. */
+export function bytesEqual(
+  a: Uint8Array,
+  aoff: number,
+  alen: number,
+  b: Uint8Array,
+  boff: number,
+  blen: number,
+): boolean {
+  if (alen !== blen) return false;
+  for (let i = 0; i < alen; i++) if (a[aoff + i] !== b[boff + i]) return false;
+  return true;
+}
+
+/** Lexicographic byte comparison, -1/0/1 (Go's bytes.Compare). */
+export function bytesCompare(
+  a: Uint8Array,
+  aoff: number,
+  alen: number,
+  b: Uint8Array,
+  boff: number,
+  blen: number,
+): number {
+  const n = alen < blen ? alen : blen;
+  for (let i = 0; i < n; i++) {
+    const x = a[aoff + i];
+    const y = b[boff + i];
+    if (x !== y) return x < y ? -1 : 1;
+  }
+  return alen === blen ? 0 : alen < blen ? -1 : 1;
+}
+
+/**
+ * Compares two zig-zag signed integer encodings numerically without
+ * decoding them to numbers (so 64-bit times compare exactly and fast).
+ */
+export function compareIntBytes(
+  a: Uint8Array,
+  aoff: number,
+  alen: number,
+  b: Uint8Array,
+  boff: number,
+  blen: number,
+): number {
+  const aneg = alen > 0 && (a[aoff] & 1) === 1;
+  const bneg = blen > 0 && (b[boff] & 1) === 1;
+  if (aneg !== bneg) return aneg ? -1 : 1;
+  // Same sign: the zig-zag magnitudes order like the values for
+  // non-negatives and inversely for negatives.
+  const c = compareUintBytes(a, aoff, alen, b, boff, blen);
+  return aneg ? -c : c;
+}
+
+/** Compares two minimal little-endian unsigned encodings numerically. */
+export function compareUintBytes(
+  a: Uint8Array,
+  aoff: number,
+  alen: number,
+  b: Uint8Array,
+  boff: number,
+  blen: number,
+): number {
+  // Minimal encodings: a longer one is the larger number, unless the
+  // producer wrote leading zeros, which we tolerate by trimming.
+  while (alen > 0 && a[aoff + alen - 1] === 0) alen--;
+  while (blen > 0 && b[boff + blen - 1] === 0) blen--;
+  if (alen !== blen) return alen < blen ? -1 : 1;
+  for (let i = alen - 1; i >= 0; i--) {
+    const x = a[aoff + i];
+    const y = b[boff + i];
+    if (x !== y) return x < y ? -1 : 1;
+  }
+  return 0;
+}
