@@ -249,3 +249,15 @@ export class OutputBuffer {
     await this.sink.end();
   }
 }
+
+/** A format: its names, media types, and reader/writer constructors. */
+export interface Format {
+  /** Name used by `-i`/`-f` flags (e.g. "zson"). */
+  name: string;
+  /** Media types that select this format (first is canonical). */
+  mimeTypes: string[];
+  /** Absent for write-only formats. */
+  newReader?(src: ByteSource, opts: ReaderOptions): ValueReader;
+  /** Absent for read-only formats. */
+  newWriter?(sink: ByteSink, opts: WriterOptions): ValueWriter;
+}
