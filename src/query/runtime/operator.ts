@@ -1,0 +1,47 @@
+// Operators form a dataflow graph through which batches of values are
+// pulled. Pulling gives back-pressure for free (nothing is produced until a
+// consumer asks), and a consumer that needs no more calls close() so the
+// sources stop reading (head, a disconnected client, a finished subquery).
+
+import { Value } from '../../zed/value';
+
+/** Values per batch produced by sources and value-creating operators. */
+export const BATCH_SIZE = 1024;
+
+export interface Operator {
+  /**
+   * The next batch: a non-empty array of values, or null at end of stream.
+   * A batch and its values stay valid after later pulls (producers never
+   * reuse the memory of a batch they have handed out).
+   */
+  pull(): Promise<Value[] | null>;
+  /** Tells the operator no more output is wanted; it releases its inputs. */
+  close(): Promise<void>;
+}
+
+/** A source over an array of values, in batches. */
+export class ArraySource implements Operator {
+  private pos = 0;
+  constructor(private vals: Value[]) {}
+
+  async pull(): Promise<Value[] | null> {
+    if (this.pos >= this.vals.length) return null;
+    const batch = this.vals.slice(this.pos, this.pos + BATCH_SIZE);
+    this.pos += batch.length;
+    return batch;
+  }
+
+  async close(): Promise<void> {
+    this.pos = this.vals.length;
+  }
+}
+
+/** Pulls everything from an operator (tests, subqueries over small inputs). */
+export async function pullAll(op: Operator): Promise<Value[]> {
+  const out: Value[] = [];
+  for (;;) {
+    const b = await op.pull();
+    if (!b) return out;
+    for (const v of b) out.push(v);
+  }
+}
