@@ -1,0 +1,115 @@
+// Reading Arrow record batches as Zed records (the reference's arrowio
+// reader): each row of a batch becomes one record whose fields are the
+// batch's columns, typed by the mapping in decode.ts.
+
+import * as A from 'apache-arrow';
+import { TypeContext } from '../../zed/context';
+import { Value } from '../../zed/value';
+import { Builder } from '../../zed/zcode';
+import { ByteSource, FormatError, ValueReader } from '../io';
+import { Appender, Plan, planForSchema } from './decode';
+
+/** Rows per batch handed to the caller. */
+const OUT_BATCH = 4096;
+
+/** Turns record batches of one schema into Zed values. */
+export class BatchDecoder {
+  readonly plan: Plan;
+
+  constructor(ctx: TypeContext, schema: A.Schema) {
+    this.plan = planForSchema(ctx, schema);
+  }
+
+  /** The values of rows [from, to) of the batch. */
+  decode(batch: A.RecordBatch, from: number, to: number): Value[] {
+    const cols: Appender[] = this.plan.children.map((p, k) => p.bind(batch.data.children[k]));
+    const ncols = cols.length;
+    const b = new Builder(Math.max(256, (to - from) * 16 * Math.max(1, ncols)));
+    const offs = new Array<number>(to - from + 1);
+    for (let i = from; i < to; i++) {
+      offs[i - from] = b.len;
+      for (let k = 0; k < ncols; k++) cols[k](b, i);
+    }
+    offs[to - from] = b.len;
+    const type = this.plan.zed;
+    const buf = b.buf;
+    const out = new Array<Value>(to - from);
+    for (let r = 0; r < out.length; r++)
+      out[r] = new Value(type, buf, offs[r], offs[r + 1] - offs[r]);
+    return out;
+  }
+}
+
+/**
+ * A ValueReader over a sequence of Arrow record batches; `fail` turns any
+ * error into the format's FormatError.
+ */
+export class RecordBatchValueReader implements ValueReader {
+  private decoder?: BatchDecoder;
+  private batch?: A.RecordBatch;
+  private row = 0;
+
+  constructor(
+    private ctx: TypeContext,
+    private open: () => Promise<A.Schema | null>,
+    private next: () => Promise<A.RecordBatch | null>,
+    private fail: (err: unknown) => FormatError,
+  ) {}
+
+  async read(): Promise<Value[] | null> {
+    try {
+      if (!this.decoder) {
+        const schema = await this.open();
+        if (!schema) return null;
+        this.decoder = new BatchDecoder(this.ctx, schema);
+      }
+      while (!this.batch || this.row >= this.batch.numRows) {
+        const batch = await this.next();
+        if (!batch) return null;
+        this.batch = batch;
+        this.row = 0;
+      }
+      const from = this.row;
+      const to = Math.min(this.batch.numRows, from + OUT_BATCH);
+      this.row = to;
+      return this.decoder.decode(this.batch, from, to);
+    } catch (err) {
+      if (err instanceof FormatError) throw err;
+      throw this.fail(err);
+    }
+  }
+}
+
+export function errorText(err: unknown): string {
+  if (err instanceof Error) return err.message;
+  return String(err);
+}
+
+async function* chunks(src: ByteSource): AsyncGenerator<Uint8Array> {
+  for (;;) {
+    const c = await src.read();
+    if (!c) return;
+    yield c;
+  }
+}
+
+/** A reader of the Arrow IPC stream format. */
+export function newArrowReader(src: ByteSource, ctx: TypeContext): ValueReader {
+  let reader: A.AsyncRecordBatchStreamReader | undefined;
+  const fail = (err: unknown) => new FormatError('arrows', `arrowio: ${errorText(err)}`);
+  return new RecordBatchValueReader(
+    ctx,
+    async () => {
+      const r = await A.RecordBatchReader.from(chunks(src));
+      if (!r.isStream()) throw new FormatError('arrows', 'arrowio: not an Arrow IPC stream');
+      reader = (await r.open()) as A.AsyncRecordBatchStreamReader;
+      if (!reader.schema) throw new FormatError('arrows', 'arrowio: could not read schema: EOF');
+      return reader.schema;
+    },
+    async () => {
+      const r = await reader!.next();
+      return r.done ? null : (r.value as A.RecordBatch);
+    },
+    fail,
+  );
+}
