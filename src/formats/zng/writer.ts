@@ -1,0 +1,215 @@
+// The ZNG writer. Values are appended to a values buffer as <type ID><tag>
+// <body>, their typedefs to a types buffer; when either reaches the frame
+// threshold both are flushed, types frame first. Frames are LZ4-compressed
+// when that makes them smaller. With compression off the output is
+// byte-identical to the reference's.
+
+import { ByteSink, ControlMessage, ValueWriter, WriterOptions } from '../io';
+import { quotedName, quotedTypeName, quoteString } from '../../zed/names';
+import { Type } from '../../zed/types';
+import { Value } from '../../zed/value';
+import { putUvarint, uvarintSize } from '../../zed/zcode';
+import { ByteBuf, TypeEncoder } from './encoder';
+import {
+  COMPRESSED,
+  COMPRESSION_LZ4,
+  ControlFormat,
+  DEFAULT_FRAME_THRESHOLD,
+  EOS,
+  FrameType,
+  MAX_HEADER,
+} from './frame';
+import { lz4Compress } from './lz4';
+
+/** Below this many bytes a body is copied byte by byte (no subarray). */
+const SHORT_COPY = 24;
+
+export class ZngWriter implements ValueWriter {
+  private types = new TypeEncoder();
+  private values = new ByteBuf(64 * 1024);
+  private compress: boolean;
+  private threshold: number;
+  private pos = 0;
+  /** Position after the last end-of-stream marker (or 0). */
+  private flushed = 0;
+  private lastType: Type | null = null;
+  private lastId = 0;
+  private zbuf: Buffer = Buffer.alloc(0);
+
+  constructor(
+    private sink: ByteSink,
+    opts: WriterOptions = {},
+  ) {
+    this.compress = opts.compress ?? true;
+    this.threshold = opts.frameThreshold ?? DEFAULT_FRAME_THRESHOLD;
+  }
+
+  /**
+   * Bytes written to the sink so far. After endStream() this is the offset
+   * at which the next stream starts, for a seek index.
+   */
+  get position(): number {
+    return this.pos;
+  }
+
+  async write(vals: Value[]): Promise<void> {
+    const types = this.types;
+    const values = this.values;
+    const threshold = this.threshold;
+    for (let i = 0; i < vals.length; i++) {
+      const v = vals[i];
+      let id: number;
+      if (v.type === this.lastType) {
+        id = this.lastId;
+      } else {
+        id = types.id(v.type);
+        this.lastType = v.type;
+        this.lastId = id;
+      }
+      const len = v.len;
+      values.ensure(20 + (len > 0 ? len : 0));
+      const out = values.buf;
+      let o = values.len;
+      if (id < 0x80) out[o++] = id;
+      else o = putUvarint(out, o, id);
+      if (len < 0) {
+        out[o++] = 0;
+      } else {
+        const tag = len + 1;
+        if (tag < 0x80) out[o++] = tag;
+        else o = putUvarint(out, o, tag);
+        if (len < SHORT_COPY) {
+          const src = v.buf;
+          for (let s = v.off, e = v.off + len; s < e; s++) out[o++] = src[s];
+        } else {
+          out.set(v.buf.subarray(v.off, v.off + len), o);
+          o += len;
+        }
+      }
+      values.len = o;
+      if (o >= threshold || types.out.len >= threshold) await this.flush();
+    }
+  }
+
+  /**
+   * Writes a control frame after flushing buffered values, so controls and
+   * values keep their order. A ControlMessage is sent as ZSON (as the
+   * reference's service does: e.g. {channel_id:0}(=QueryChannelSet));
+   * bytes or a string are sent as they are with the given encoding.
+   */
+  async writeControl(
+    msg: ControlMessage | Uint8Array | string,
+    format: number = ControlFormat.ZSON,
+  ): Promise<void> {
+    let body: Buffer;
+    if (typeof msg === 'string') body = Buffer.from(msg, 'utf8');
+    else if (msg instanceof Uint8Array) body = Buffer.from(msg.buffer, msg.byteOffset, msg.length);
+    else body = Buffer.from(controlZSON(msg), 'utf8');
+    await this.flush();
+    const payload = Buffer.allocUnsafe(body.length + 1);
+    payload[0] = format;
+    body.copy(payload, 1);
+    const out = Buffer.allocUnsafe(MAX_HEADER + payload.length);
+    const n = this.putFrame(out, 0, FrameType.Control, payload, payload.length);
+    await this.emit(out.subarray(0, n));
+  }
+
+  /**
+   * Flushes, then ends the stream with an end-of-stream marker (if
+   * anything was written since the last one) and forgets the stream's
+   * types, so the next stream can be decoded on its own.
+   */
+  async endStream(): Promise<void> {
+    await this.flush();
+    if (this.flushed !== this.pos) {
+      await this.emit(Buffer.from([EOS]));
+      this.flushed = this.pos;
+    }
+    this.types.reset();
+    this.lastType = null;
+  }
+
+  async close(): Promise<void> {
+    await this.endStream();
+    await this.sink.end();
+  }
+
+  /** Writes the buffered types frame and then the values frame. */
+  async flush(): Promise<void> {
+    const tb = this.types.out;
+    const vb = this.values;
+    if (tb.len === 0 && vb.len === 0) return;
+    const out = Buffer.allocUnsafe(2 * MAX_HEADER + tb.len + vb.len);
+    let o = 0;
+    if (tb.len > 0) o = this.putFrame(out, o, FrameType.Types, tb.buf, tb.len);
+    if (vb.len > 0) o = this.putFrame(out, o, FrameType.Values, vb.buf, vb.len);
+    tb.len = 0;
+    vb.len = 0;
+    await this.emit(out.subarray(0, o));
+  }
+
+  private async emit(chunk: Buffer): Promise<void> {
+    this.pos += chunk.length;
+    await this.sink.write(chunk);
+  }
+
+  /**
+   * Writes a frame of payload[0, len) at out[o], compressed when that is
+   * smaller, and returns the offset after it. out has room for
+   * MAX_HEADER + len bytes from o.
+   */
+  private putFrame(out: Buffer, o: number, type: number, payload: Buffer, len: number): number {
+    if (this.compress && len > 0) {
+      if (this.zbuf.length < len) this.zbuf = Buffer.allocUnsafe(Math.max(len, 64 * 1024));
+      const zlen = lz4Compress(payload, 0, len, this.zbuf, 0, len - 1);
+      if (zlen > 0) {
+        const flen = zlen + 1 + uvarintSize(len);
+        out[o++] = (type << 4) | (flen & 0xf) | COMPRESSED;
+        o = putUvarint(out, o, Math.floor(flen / 16));
+        out[o++] = COMPRESSION_LZ4;
+        o = putUvarint(out, o, len);
+        this.zbuf.copy(out, o, 0, zlen);
+        return o + zlen;
+      }
+    }
+    out[o++] = (type << 4) | (len & 0xf);
+    o = putUvarint(out, o, Math.floor(len / 16));
+    payload.copy(out, o, 0, len);
+    return o + len;
+  }
+}
+
+export function newWriter(sink: ByteSink, opts: WriterOptions = {}): ZngWriter {
+  return new ZngWriter(sink, opts);
+}
+
+/**
+ * A control message as the ZSON text of its value decorated with its type
+ * name. Values are rendered from their JSON form (objects as records,
+ * integers as int64), which covers the service's simple messages.
+ */
+export function controlZSON(msg: ControlMessage): string {
+  return `${jsonToZSON(msg.value)}(=${quotedTypeName(msg.type)})`;
+}
+
+function jsonToZSON(v: unknown): string {
+  if (v === null || v === undefined) return 'null';
+  switch (typeof v) {
+    case 'string':
+      return quoteString(v);
+    case 'boolean':
+      return v ? 'true' : 'false';
+    case 'number':
+      if (Number.isInteger(v)) return String(v);
+      return Number.isFinite(v) ? String(v) : v > 0 ? '+Inf' : v < 0 ? '-Inf' : 'NaN';
+    case 'bigint':
+      return v.toString();
+    case 'object':
+      if (Array.isArray(v)) return `[${v.map(jsonToZSON).join(',')}]`;
+      return `{${Object.entries(v as Record<string, unknown>)
+        .map(([k, x]) => `${quotedName(k)}:${jsonToZSON(x)}`)
+        .join(',')}}`;
+    default:
+      return quoteString(String(v));
+  }
+}
