@@ -94,6 +94,9 @@ export function lz4Decompress(
 
 // One hash table, reused by every compression (JS runs one at a time).
 const table = new Int32Array(1 << MAX_HASH_LOG);
+// A module binding, not a global lookup: in a vm context (as under jest)
+// each access to the global Math is slow.
+const imul = Math.imul;
 
 /**
  * Compresses src[srcOff, srcEnd) as one LZ4 block into dst starting at
@@ -120,9 +123,10 @@ export function lz4Compress(
     table.fill(0, 0, 1 << hashLog);
     const mfLimit = srcEnd - MF_LIMIT;
     const matchLimit = srcEnd - LAST_LITERALS;
+    const dv = new DataView(src.buffer, src.byteOffset, src.byteLength);
     let ip = srcOff;
-    let seq = src[ip] | (src[ip + 1] << 8) | (src[ip + 2] << 16) | (src[ip + 3] << 24);
-    table[Math.imul(seq, -1640531535) >>> shift] = ip - srcOff + 1;
+    let seq = dv.getInt32(ip, true);
+    table[imul(seq, -1640531535) >>> shift] = ip - srcOff + 1;
     ip++;
     outer: for (;;) {
       // Find a 4-byte match, probing ever more sparsely through
@@ -131,20 +135,11 @@ export function lz4Compress(
       let probes = 1 << SKIP_TRIGGER;
       for (;;) {
         if (ip > mfLimit) break outer;
-        seq = src[ip] | (src[ip + 1] << 8) | (src[ip + 2] << 16) | (src[ip + 3] << 24);
-        const h = Math.imul(seq, -1640531535) >>> shift;
+        seq = dv.getInt32(ip, true);
+        const h = imul(seq, -1640531535) >>> shift;
         ref = table[h] - 1 + srcOff;
         table[h] = ip - srcOff + 1;
-        if (
-          ref >= srcOff &&
-          ip - ref <= MAX_OFFSET &&
-          src[ref] === (seq & 0xff) &&
-          src[ref + 1] === ((seq >>> 8) & 0xff) &&
-          src[ref + 2] === ((seq >>> 16) & 0xff) &&
-          src[ref + 3] === seq >>> 24
-        ) {
-          break;
-        }
+        if (ref >= srcOff && ip - ref <= MAX_OFFSET && dv.getInt32(ref, true) === seq) break;
         ip += probes++ >>> SKIP_TRIGGER;
       }
       // Extend backwards over literals, then forwards.
@@ -152,38 +147,65 @@ export function lz4Compress(
         ip--;
         ref--;
       }
-      let len = MIN_MATCH;
-      while (ip + len < matchLimit && src[ip + len] === src[ref + len]) len++;
-      // Emit the sequence: token, literals, offset, match length.
-      const lit = ip - anchor;
-      if (o + 1 + lit + ((lit / 255) | 0) + 1 + 2 + (((len - MIN_MATCH) / 255) | 0) + 1 > dstEnd) {
-        return 0;
-      }
-      const tokenAt = o;
-      o = putLiterals(src, anchor, lit, dst, o);
-      const offset = ip - ref;
-      dst[o++] = offset & 0xff;
-      dst[o++] = offset >>> 8;
-      const ml = len - MIN_MATCH;
-      if (ml >= 15) {
-        dst[tokenAt] |= 15;
-        o = putLengthRest(dst, o, ml - 15);
-      } else {
-        dst[tokenAt] |= ml;
-      }
+      const len = matchLength(src, dv, ip, ref, matchLimit);
+      o = putSequence(src, anchor, ip - anchor, ip - ref, len, dst, o, dstEnd);
+      if (o < 0) return 0;
       ip += len;
       anchor = ip;
       if (ip > mfLimit) break;
       // Index a position inside the match to find the next one sooner.
       const p = ip - 2;
-      const s2 = src[p] | (src[p + 1] << 8) | (src[p + 2] << 16) | (src[p + 3] << 24);
-      table[Math.imul(s2, -1640531535) >>> shift] = p - srcOff + 1;
+      table[imul(dv.getInt32(p, true), -1640531535) >>> shift] = p - srcOff + 1;
     }
   }
   // Last literals.
   const lit = srcEnd - anchor;
   if (o + 1 + lit + ((lit / 255) | 0) + 1 > dstEnd) return 0;
   return putLiterals(src, anchor, lit, dst, o) - dstOff;
+}
+
+/** Length of the match at ip against ref (at least MIN_MATCH), up to limit. */
+function matchLength(
+  src: Uint8Array,
+  dv: DataView,
+  ip: number,
+  ref: number,
+  limit: number,
+): number {
+  let len = MIN_MATCH;
+  while (ip + len + 4 <= limit && dv.getInt32(ip + len, true) === dv.getInt32(ref + len, true)) {
+    len += 4;
+  }
+  while (ip + len < limit && src[ip + len] === src[ref + len]) len++;
+  return len;
+}
+
+/**
+ * Writes a sequence (token, literals, offset, match length) at dst[o];
+ * returns the offset after it, or -1 if it would pass dstEnd.
+ */
+function putSequence(
+  src: Uint8Array,
+  anchor: number,
+  lit: number,
+  offset: number,
+  len: number,
+  dst: Uint8Array,
+  o: number,
+  dstEnd: number,
+): number {
+  const ml = len - MIN_MATCH;
+  if (o + 1 + lit + ((lit / 255) | 0) + 1 + 2 + ((ml / 255) | 0) + 1 > dstEnd) return -1;
+  const tokenAt = o;
+  o = putLiterals(src, anchor, lit, dst, o);
+  dst[o++] = offset & 0xff;
+  dst[o++] = offset >>> 8;
+  if (ml >= 15) {
+    dst[tokenAt] |= 15;
+    return putLengthRest(dst, o, ml - 15);
+  }
+  dst[tokenAt] |= ml;
+  return o;
 }
 
 /**
