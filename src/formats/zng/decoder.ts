@@ -17,15 +17,16 @@ import {
   COMPRESSION_LZ4,
   EOS,
   FrameType,
+  MALFORMED,
   MAX_FRAME_SIZE,
   TypeDef,
   VERSION_BIT,
   ZngControl,
 } from './frame';
 import { lz4Decompress } from './lz4';
+import { checkBody } from './validate';
 
 export const FORMAT = 'zng';
-export const MALFORMED = 'malformed zng record';
 const LZ4_ERROR = 'zngio: lz4: invalid source or destination buffer too short';
 
 /** What decodeFrame found. */
@@ -57,6 +58,8 @@ export class ZngDecoder {
   constructor(
     readonly ctx: TypeContext,
     readonly maxFrameSize = MAX_FRAME_SIZE,
+    /** Check each value's structure against its type (checkBody). */
+    readonly validate = false,
   ) {
     this.reset();
   }
@@ -191,6 +194,10 @@ export class ZngDecoder {
       if (len > end - p) this.fail(MALFORMED, p);
       const type = id < types.length ? types[id] : undefined;
       if (type === undefined) this.fail(`zngio: type ID ${id} not in context`, start);
+      if (this.validate) {
+        const err = checkBody(type, buf, p, len);
+        if (err !== null) this.fail(err, start);
+      }
       out.push(new Value(type, buf, p, len));
       if (len > 0) p += len;
     }

@@ -49,6 +49,9 @@ export const DEFAULT_FRAME_THRESHOLD = 512 * 1024;
 /** The largest frame payload a reader accepts by default (the reference's). */
 export const MAX_FRAME_SIZE = 1024 * 1024 * 1024;
 
+/** The reference's text for a frame or value that does not parse. */
+export const MALFORMED = 'malformed zng record';
+
 /** Longest frame header: code, 10-byte length, format byte, 10-byte size. */
 export const MAX_HEADER = 22;
 

@@ -21,6 +21,11 @@ export interface ZngReaderOptions extends ReaderOptions {
   onControl?: (format: number, body: Buffer) => void | Promise<void>;
   /** Largest frame payload accepted (default 1 GiB, the reference's). */
   maxFrameSize?: number;
+  /**
+   * Check every value's structure against its type, as the reference does
+   * for lake loads and format detection (default false).
+   */
+  validate?: boolean;
 }
 
 /** Options of the in-memory reader. */
@@ -50,7 +55,7 @@ export class ZngReader implements ValueReader {
     private src: ByteSource,
     private opts: ZngReaderOptions,
   ) {
-    this.dec = new ZngDecoder(opts.ctx, opts.maxFrameSize);
+    this.dec = new ZngDecoder(opts.ctx, opts.maxFrameSize, opts.validate);
   }
 
   /** Stream offset of the next frame to read. */
@@ -144,7 +149,7 @@ export class ZngBufferReader implements ValueReader {
     private buf: Buffer,
     private opts: ZngBufferOptions,
   ) {
-    this.dec = new ZngDecoder(opts.ctx, opts.maxFrameSize);
+    this.dec = new ZngDecoder(opts.ctx, opts.maxFrameSize, opts.validate);
     this.pos = opts.offset ?? 0;
     this.end = opts.end ?? buf.length;
     this.base = opts.base ?? 0;
