@@ -93,8 +93,8 @@ export class ZngWriter implements ValueWriter {
 
   /**
    * Writes a control frame after flushing buffered values, so controls and
-   * values keep their order. A ControlMessage is sent as ZSON (as the
-   * reference's service does: e.g. {channel_id:0}(=QueryChannelSet));
+   * values keep their order. A ControlMessage is sent as a line of ZSON
+   * (as the reference's service does: e.g. {channel_id:0}(=QueryChannelSet));
    * bytes or a string are sent as they are with the given encoding.
    */
   async writeControl(
@@ -189,7 +189,8 @@ export function newWriter(sink: ByteSink, opts: WriterOptions = {}): ZngWriter {
  * integers as int64), which covers the service's simple messages.
  */
 export function controlZSON(msg: ControlMessage): string {
-  return `${jsonToZSON(msg.value)}(=${quotedTypeName(msg.type)})`;
+  // The reference writes it with its ZSON writer, newline included.
+  return `${jsonToZSON(msg.value)}(=${quotedTypeName(msg.type)})\n`;
 }
 
 function jsonToZSON(v: unknown): string {

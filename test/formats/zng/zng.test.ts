@@ -295,12 +295,12 @@ describe('reader', () => {
       for (const v of batch) seen.push(`v:${v.bytes()!.toString()}`);
     }
     expect(seen).toEqual([
-      '2:{channel_id:0}(=QueryChannelSet)',
+      '2:{channel_id:0}(=QueryChannelSet)\n',
       'v:a',
       '1:{"x":1}',
       'v:b',
       '4:500',
-      '2:{channel_id:0}(=QueryChannelEnd)',
+      '2:{channel_id:0}(=QueryChannelEnd)\n',
     ]);
     // The long binary control was compressed.
     expect(frames(zng).some((f) => f.code >> 4 === 6)).toBe(true);
