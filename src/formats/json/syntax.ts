@@ -29,7 +29,6 @@ export function goJSONSyntaxError(text: Uint8Array): string | null {
 
 class Checker {
   pos = 0;
-  private depth = 0;
 
   constructor(private b: Uint8Array) {}
 
@@ -56,83 +55,67 @@ class Checker {
     }
   }
 
+  /** Checks one value, iteratively (deep input must not exhaust the JS stack). */
   value(): void {
-    const c = this.next();
-    switch (c) {
-      case 0x7b:
-        this.object();
-        return;
-      case 0x5b:
-        this.array();
-        return;
-      case 0x22:
+    // Open containers: true for an object, false for an array.
+    const stack: boolean[] = [];
+    for (;;) {
+      // At the start of a value.
+      const c = this.next();
+      if (c === 0x7b || c === 0x5b) {
+        // Go's scanner stops at 10000 levels.
+        if (stack.length >= 10000) throw new SyntaxFail('exceeded max depth');
+        const isObject = c === 0x7b;
+        stack.push(isObject);
+        this.space();
+        if (this.peek() === (isObject ? 0x7d : 0x5d)) {
+          this.pos++;
+          stack.pop();
+        } else {
+          if (isObject) this.key();
+          continue;
+        }
+      } else if (c === 0x22) {
         this.string();
-        return;
-      case 0x74:
+      } else if (c === 0x74) {
         this.literal('true');
-        return;
-      case 0x66:
+      } else if (c === 0x66) {
         this.literal('false');
-        return;
-      case 0x6e:
+      } else if (c === 0x6e) {
         this.literal('null');
-        return;
+      } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+        this.number(c);
+      } else {
+        this.fail(c, 'looking for beginning of value');
+      }
+      // After a value: close containers until one continues.
+      for (;;) {
+        if (stack.length === 0) return;
+        this.space();
+        const d = this.next();
+        const inObject = stack[stack.length - 1];
+        if (d === (inObject ? 0x7d : 0x5d)) {
+          stack.pop();
+          continue;
+        }
+        if (d !== 0x2c)
+          this.fail(d, inObject ? 'after object key:value pair' : 'after array element');
+        this.space();
+        if (inObject) this.key();
+        break;
+      }
     }
-    if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
-      this.number(c);
-      return;
-    }
-    this.fail(c, 'looking for beginning of value');
   }
 
-  private nest(): void {
-    // Go's scanner stops at 10000 levels.
-    if (++this.depth > 10000) throw new SyntaxFail('exceeded max depth');
-  }
-
-  private object(): void {
-    this.nest();
+  /** An object key and its colon, leaving pos at the member's value. */
+  private key(): void {
+    const k = this.next();
+    if (k !== 0x22) this.fail(k, 'looking for beginning of object key string');
+    this.string();
     this.space();
-    if (this.peek() === 0x7d) {
-      this.pos++;
-      this.depth--;
-      return;
-    }
-    for (;;) {
-      const k = this.next();
-      if (k !== 0x22) this.fail(k, 'looking for beginning of object key string');
-      this.string();
-      this.space();
-      const colon = this.next();
-      if (colon !== 0x3a) this.fail(colon, 'after object key');
-      this.space();
-      this.value();
-      this.space();
-      const d = this.next();
-      if (d === 0x7d) break;
-      if (d !== 0x2c) this.fail(d, 'after object key:value pair');
-      this.space();
-    }
-    this.depth--;
-  }
-
-  private array(): void {
-    this.nest();
+    const colon = this.next();
+    if (colon !== 0x3a) this.fail(colon, 'after object key');
     this.space();
-    if (this.peek() === 0x5d) {
-      this.pos++;
-      this.depth--;
-      return;
-    }
-    for (;;) {
-      this.space();
-      this.value();
-      this.space();
-      const d = this.next();
-      if (d === 0x5d) break;
-      if (d !== 0x2c) this.fail(d, 'after array element');
-    }
-    this.depth--;
   }
 
   private string(): void {

@@ -1,0 +1,212 @@
+// ZJSON writer: one {"type":...,"value":...} object per line, as the
+// reference's zjsonio writer and its service (ctrl=T) write them.
+//
+// Types are renumbered in the writer's own context in first-seen order
+// (so a stream's IDs start at 30 whatever context its values come from),
+// each complex type is defined once and referred to after. Values are
+// nested arrays of strings: primitives as ZSON text (strings raw), unions
+// as [tag, value], maps as [[key, value], ...], type values as type
+// objects. Strings are escaped as Go's json.Marshal does (HTML-escaped).
+
+import { TypeContext } from '../../zed/context';
+import { decodeIntExact, decodeUint } from '../../zed/primitive';
+import {
+  ID,
+  Kind,
+  Type,
+  TypeArray,
+  TypeErr,
+  TypeMap,
+  TypeRecord,
+  TypeSet,
+  TypeUnion,
+} from '../../zed/types';
+import { Value } from '../../zed/value';
+import { readUvarint, uv } from '../../zed/zcode';
+import { ByteSink, ControlMessage, OutputBuffer, ValueWriter } from '../io';
+import { JSONText } from '../json/text';
+import { formatPrimitive } from './primitive';
+import { TypeEncoder } from './types';
+
+export class ZJSONWriter implements ValueWriter {
+  private out: OutputBuffer;
+  private text = new JSONText(64 * 1024);
+  private ctx = new TypeContext();
+  private local = new Map<Type, Type>();
+  private encoder = new TypeEncoder();
+
+  constructor(sink: ByteSink) {
+    this.out = new OutputBuffer(sink);
+  }
+
+  async write(vals: Value[]): Promise<void> {
+    const text = this.text;
+    for (const v of vals) {
+      this.encodeValue(text, v);
+      if (text.len >= 64 * 1024) await this.drain();
+    }
+    await this.drain();
+  }
+
+  /** Appends one ZJSON line for v. */
+  private encodeValue(text: JSONText, v: Value): void {
+    let t = this.local.get(v.type);
+    if (t === undefined) {
+      t = this.ctx.translate(v.type);
+      this.local.set(v.type, t);
+    }
+    text.ascii('{"type":');
+    // The type goes before the value, whose type values may define more.
+    this.encoder.encode(text, t);
+    text.ascii(',"value":');
+    this.value(text, t, v.buf, v.off, v.len);
+    text.ascii('}\n');
+  }
+
+  /** Writes a control message as {"type":"<name>","value":<value>}. */
+  async writeControl(msg: ControlMessage): Promise<void> {
+    const text = this.text;
+    text.ascii('{"type":');
+    text.quote(msg.type, true);
+    text.ascii(',"value":');
+    writeJSON(text, msg.value);
+    text.ascii('}\n');
+    await this.drain();
+  }
+
+  private async drain(): Promise<void> {
+    this.out.writeBytes(this.text.buf, 0, this.text.len);
+    this.text.reset();
+    if (this.out.full) await this.out.flush();
+  }
+
+  async close(): Promise<void> {
+    await this.drain();
+    await this.out.end();
+  }
+
+  private value(out: JSONText, type: Type, buf: Buffer, off: number, len: number): void {
+    if (len < 0) {
+      out.ascii('null');
+      return;
+    }
+    const t = type.under;
+    switch (t.kind) {
+      case Kind.Primitive:
+        if (t.id === ID.String) {
+          out.quoteBytes(buf, off, len, true);
+        } else if (t.id === ID.Type) {
+          this.encoder.encode(out, this.ctx.lookupByValue(buf, off, len));
+        } else {
+          out.quote(formatPrimitive(t, buf, off, len), true);
+        }
+        return;
+      case Kind.Record: {
+        const fields = (t as TypeRecord).fields;
+        const end = off + len;
+        let p = off;
+        out.byte(0x5b);
+        for (let i = 0; i < fields.length && p < end; i++) {
+          if (i > 0) out.byte(0x2c);
+          p = this.child(out, fields[i].type, buf, p, end);
+        }
+        out.byte(0x5d);
+        return;
+      }
+      case Kind.Array:
+      case Kind.Set: {
+        const elem = (t as TypeArray | TypeSet).type;
+        const end = off + len;
+        let p = off;
+        out.byte(0x5b);
+        while (p < end) {
+          if (p > off) out.byte(0x2c);
+          p = this.child(out, elem, buf, p, end);
+        }
+        out.byte(0x5d);
+        return;
+      }
+      case Kind.Map: {
+        const mt = t as TypeMap;
+        const end = off + len;
+        if (end === off) {
+          // The reference builds the pairs in a nil slice, so an empty
+          // map is written as null.
+          out.ascii('null');
+          return;
+        }
+        let p = off;
+        out.byte(0x5b);
+        while (p < end) {
+          out.ascii(p > off ? ',[' : '[');
+          p = this.child(out, mt.keyType, buf, p, end);
+          out.byte(0x2c);
+          p = this.child(out, mt.valType, buf, p, end);
+          out.byte(0x5d);
+        }
+        out.byte(0x5d);
+        return;
+      }
+      case Kind.Union: {
+        const end = off + len;
+        const tagLen = readUvarint(buf, off, end) - 1;
+        const tagOff = uv.end;
+        const tag = Number(decodeIntExact(buf, tagOff, tagLen));
+        out.ascii('["' + tag + '",');
+        this.child(out, (t as TypeUnion).types[tag], buf, tagOff + tagLen, end);
+        out.byte(0x5d);
+        return;
+      }
+      case Kind.Enum:
+        out.ascii('"' + decodeUint(buf, off, len) + '"');
+        return;
+      case Kind.Error:
+        this.value(out, (t as TypeErr).type, buf, off, len);
+        return;
+    }
+  }
+
+  /** Writes the tagged child at buf[p]; returns the offset after it. */
+  private child(out: JSONText, t: Type, buf: Buffer, p: number, end: number): number {
+    const tag = readUvarint(buf, p, end);
+    const body = uv.end;
+    this.value(out, t, buf, body, tag - 1);
+    return tag === 0 ? body : body + tag - 1;
+  }
+}
+
+/** Writes a JS value (a control message's payload) as Go's json.Marshal would. */
+export function writeJSON(out: JSONText, v: unknown): void {
+  if (v === null || v === undefined) {
+    out.ascii('null');
+  } else if (typeof v === 'string') {
+    out.quote(v, true);
+  } else if (typeof v === 'number') {
+    out.ascii(Number.isFinite(v) ? String(v) : 'null');
+  } else if (typeof v === 'bigint') {
+    out.ascii(v.toString());
+  } else if (typeof v === 'boolean') {
+    out.ascii(v ? 'true' : 'false');
+  } else if (Array.isArray(v)) {
+    out.byte(0x5b);
+    v.forEach((e, i) => {
+      if (i > 0) out.byte(0x2c);
+      writeJSON(out, e);
+    });
+    out.byte(0x5d);
+  } else if (typeof v === 'object') {
+    out.byte(0x7b);
+    let first = true;
+    for (const [k, e] of Object.entries(v as Record<string, unknown>)) {
+      if (e === undefined) continue;
+      if (!first) out.byte(0x2c);
+      first = false;
+      out.quote(k, true);
+      out.byte(0x3a);
+      writeJSON(out, e);
+    }
+    out.byte(0x7d);
+  } else {
+    out.ascii('null');
+  }
+}
