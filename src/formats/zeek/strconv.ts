@@ -306,11 +306,54 @@ export function parseGoFloat(s: string): number {
   return v;
 }
 
+function addrError(s: string, msg: string, at?: string): ParseError {
+  const suffix = at ? ` (at ${goQuote(at)})` : '';
+  return new ParseError(`ParseAddr(${goQuote(s)}): ${msg}${suffix}`);
+}
+
+// netip's IPv4 parser, for its error texts.
+function parseGoIPv4(s: string): Uint8Array {
+  const out = new Uint8Array(4);
+  let val = 0;
+  let pos = 0;
+  let digits = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 48 && c <= 57) {
+      if (digits === 1 && val === 0) throw addrError(s, 'IPv4 field has octet with leading zero');
+      val = val * 10 + c - 48;
+      digits++;
+      if (val > 255) throw addrError(s, 'IPv4 field has value >255');
+    } else if (c === 46) {
+      if (i === 0 || i === s.length - 1 || s[i - 1] === '.') {
+        throw addrError(s, 'IPv4 field must have at least one digit', s.slice(i));
+      }
+      if (pos === 3) throw addrError(s, 'IPv4 address too long');
+      out[pos++] = val;
+      val = 0;
+      digits = 0;
+    } else {
+      throw addrError(s, 'unexpected character', s.slice(i));
+    }
+  }
+  if (pos < 3) throw addrError(s, 'IPv4 address too short');
+  out[3] = val;
+  return out;
+}
+
 /** netip.ParseAddr: 4 or 16 address bytes. */
 export function parseGoAddr(s: string): Uint8Array {
-  const ip = parseIP(s);
-  if (!ip) throw new ParseError(`ParseAddr(${goQuote(s)}): unable to parse IP`);
-  return ip;
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i];
+    if (c === '.') return parseGoIPv4(s);
+    if (c === ':') {
+      const ip = parseIP(s);
+      if (!ip || ip.length !== 16) throw addrError(s, 'unable to parse IP');
+      return ip;
+    }
+    if (c === '%') throw addrError(s, 'missing IPv6 address');
+  }
+  throw addrError(s, 'unable to parse IP');
 }
 
 /** netip.ParsePrefix followed by masking: the 8- or 32-byte network encoding. */

@@ -11,11 +11,12 @@ import { decodeFloat, decodeIntExact, decodeUintExact, float16ToNumber } from '.
 import { formatFloatF } from '../../zed/floatfmt';
 import { formatIP, formatNet } from '../../zed/ipnet';
 import { formatType } from '../../zed/typestring';
-import { ID, Type, TypeArray, TypeNamed, TypePrimitive, TypeSet } from '../../zed/types';
+import { ID, Kind, Type, TypeArray, TypeNamed, TypePrimitive, TypeSet } from '../../zed/types';
 import { Value } from '../../zed/value';
 import { ZcodeError, ZIter } from '../../zed/zcode';
 import { DuplicateFieldError } from '../../zed/context';
 import { ByteSink, FormatError, OutputBuffer, ValueWriter, WriterOptions } from '../io';
+import { formatValue } from '../zson';
 import { writeZeekString } from './escape';
 import { FlatLayout, Flattener } from './flatten';
 import { formatZeekTimeBody } from './time';
@@ -92,11 +93,9 @@ export class ZeekWriter implements ValueWriter {
   }
 
   private writeValue(v: Value): void {
-    if (v.type.kind !== 1 /* record */) {
-      throw new FormatError(
-        'zeek',
-        `Zeek output encountered non-record value of type ${formatType(v.type)}`,
-      );
+    if (v.type.kind !== Kind.Record) {
+      // The reference crashes here; we say what happened, as its CSV writer does.
+      throw new FormatError('zeek', `Zeek output encountered non-record value: ${formatValue(v)}`);
     }
     const fl = this.flattener;
     const layout = fl.layout(v.type);
