@@ -1,0 +1,234 @@
+// Writing data objects. Values are copied into a buffer until the pool's
+// threshold of bytes is reached; the buffer is then sorted by the pool key
+// (a stable sort: values with equal keys keep their arrival order) and
+// written as one ZNG data object, with an end-of-stream marker after every
+// seek_stride bytes of values and a seek index entry for each stream.
+// Nothing here is visible to readers until a commit names the objects.
+
+import { ByteSink } from '../formats/io';
+import { newWriter } from '../formats/zng';
+import { compareValues } from '../zed/compare';
+import { TypeContext } from '../zed/context';
+import { decodeFloat, decodeInt, decodeUint } from '../zed/primitive';
+import { ID, Type } from '../zed/types';
+import { Value } from '../zed/value';
+import { ObjectStore } from '../storage/storage';
+import { Order, PoolConfig, primaryKey } from './config';
+import { Ksuid } from './ksuid';
+import { KeyGetter } from './keys';
+import { DataObject, dataKey, seekIndexKey } from './object';
+import { SeekEntry } from './records';
+import { encodeSeekIndex } from './seekindex';
+
+const ARENA_CHUNK = 1 << 20;
+
+export interface WriterStats {
+  objects: number;
+  records: number;
+  /** Bytes of ZNG written to data objects. */
+  bytes: number;
+}
+
+export class PoolWriter {
+  private vals: Value[] = [];
+  private buffered = 0;
+  private arena = Buffer.allocUnsafe(ARENA_CHUNK);
+  private arenaPos = 0;
+  private written: DataObject[] = [];
+  readonly stats: WriterStats = { objects: 0, records: 0, bytes: 0 };
+  private keys: KeyGetter;
+
+  constructor(
+    private storage: ObjectStore,
+    private pool: PoolConfig,
+    /** The lake's context: object key ranges are kept in it. */
+    private metaCtx: TypeContext,
+  ) {
+    this.keys = new KeyGetter(primaryKey(pool.layout));
+  }
+
+  /** Buffers values (copying them), writing an object at each threshold. */
+  async write(batch: readonly Value[]): Promise<void> {
+    for (const v of batch) {
+      this.vals.push(this.copy(v));
+      this.buffered += v.len > 0 ? v.len : 1;
+      if (this.buffered >= this.pool.threshold) await this.flush();
+    }
+  }
+
+  private copy(v: Value): Value {
+    const len = v.len;
+    if (len <= 0) return new Value(v.type, this.arena, 0, len);
+    if (len > ARENA_CHUNK / 4)
+      return new Value(v.type, Buffer.from(v.buf.subarray(v.off, v.off + len)), 0, len);
+    if (this.arenaPos + len > this.arena.length) {
+      this.arena = Buffer.allocUnsafe(ARENA_CHUNK);
+      this.arenaPos = 0;
+    }
+    v.buf.copy(this.arena, this.arenaPos, v.off, v.off + len);
+    const out = new Value(v.type, this.arena, this.arenaPos, len);
+    this.arenaPos += len;
+    return out;
+  }
+
+  private async flush(): Promise<void> {
+    if (this.vals.length === 0) return;
+    const vals = this.vals;
+    this.vals = [];
+    this.buffered = 0;
+    // Start a fresh arena: the sorted values keep the old chunks alive only
+    // until the object is written.
+    this.arena = Buffer.allocUnsafe(ARENA_CHUNK);
+    this.arenaPos = 0;
+    const sorted = sortByKey(vals, this.keys, this.pool.layout.order);
+    const o = await writeObject(this.storage, this.pool, sorted, this.keys, this.metaCtx);
+    this.written.push(o);
+    this.stats.objects++;
+    this.stats.records += o.count;
+    this.stats.bytes += o.size;
+  }
+
+  /** Writes what remains and returns every object written. */
+  async close(): Promise<DataObject[]> {
+    await this.flush();
+    return this.written;
+  }
+
+  /** Removes the objects written so far (a failed or abandoned load). */
+  async abort(): Promise<void> {
+    this.vals = [];
+    const objs = this.written;
+    this.written = [];
+    await Promise.all(
+      objs.map((o) =>
+        Promise.all([
+          this.storage.delete(dataKey(this.pool.id, o.id)),
+          this.storage.delete(seekIndexKey(this.pool.id, o.id)),
+        ]),
+      ),
+    ).catch(() => undefined);
+  }
+}
+
+/**
+ * The values in pool-key order, stably. Integer, time and float keys are
+ * compared through a numeric approximation first, exactly only on ties.
+ */
+export function sortByKey(vals: Value[], getter: KeyGetter, order: Order): Value[] {
+  const n = vals.length;
+  const keyT: Type[] = new Array(n);
+  const keyB: Buffer[] = new Array(n);
+  const keyO = new Int32Array(n);
+  const keyL = new Int32Array(n);
+  const approx = new Float64Array(n);
+  const scratch = new Value(vals[0]?.type, vals[0]?.buf, 0, 0);
+  let numeric = true;
+  for (let i = 0; i < n; i++) {
+    const k = getter.get(vals[i], scratch);
+    keyT[i] = k.type;
+    keyB[i] = k.buf;
+    keyO[i] = k.off;
+    keyL[i] = k.len;
+    if (!numeric) continue;
+    if (k.len < 0) {
+      approx[i] = Infinity;
+      continue;
+    }
+    const id = k.type.under.id;
+    if (id <= ID.Uint64) approx[i] = decodeUint(k.buf, k.off, k.len);
+    else if (id >= ID.Int8 && id <= ID.Time && id !== ID.Int128 && id !== ID.Int256) {
+      approx[i] = decodeInt(k.buf, k.off, k.len);
+    } else if (id === ID.Float16 || id === ID.Float32 || id === ID.Float64) {
+      const f = decodeFloat(k.buf, k.off, k.len);
+      if (Number.isNaN(f)) numeric = false;
+      approx[i] = f;
+    } else numeric = false;
+  }
+  const idx: number[] = new Array(n);
+  for (let i = 0; i < n; i++) idx[i] = i;
+  const sign = order === 'desc' ? -1 : 1;
+  const exact = (a: number, b: number): number =>
+    compareValues(keyT[a], keyB[a], keyO[a], keyL[a], keyT[b], keyB[b], keyO[b], keyL[b], true);
+  if (numeric) {
+    idx.sort((a, b) => {
+      const x = approx[a];
+      const y = approx[b];
+      if (x !== y) return x < y ? -sign : sign;
+      const c = exact(a, b);
+      return c !== 0 ? c * sign : a - b;
+    });
+  } else {
+    idx.sort((a, b) => {
+      const c = exact(a, b);
+      return c !== 0 ? c * sign : a - b;
+    });
+  }
+  const out: Value[] = new Array(n);
+  for (let i = 0; i < n; i++) out[i] = vals[idx[i]];
+  return out;
+}
+
+/** Rough bytes a value takes in a ZNG values frame. */
+function frameBytes(v: Value): number {
+  return (v.len > 0 ? v.len : 0) + 3;
+}
+
+/** Writes sorted values as one data object and its seek index. */
+export async function writeObject(
+  storage: ObjectStore,
+  pool: PoolConfig,
+  sorted: readonly Value[],
+  keys: KeyGetter,
+  metaCtx: TypeContext,
+): Promise<DataObject> {
+  const id = Ksuid.generate();
+  const out = await storage.create(dataKey(pool.id, id));
+  const sink: ByteSink = { write: (chunk) => out.write(chunk), end: async () => undefined };
+  const zw = newWriter(sink);
+  const entries: SeekEntry[] = [];
+  const desc = pool.layout.order === 'desc';
+  const stride = pool.seekStride > 0 ? pool.seekStride : 1;
+  const kscratch = new Value(sorted[0].type, sorted[0].buf, 0, 0);
+  const keyOf = (v: Value): Value => {
+    const k = keys.get(v, kscratch);
+    const t = metaCtx.translate(k.type);
+    return new Value(t, k.buf, k.off, k.len).copy();
+  };
+  try {
+    const n = sorted.length;
+    let i = 0;
+    while (i < n) {
+      const start = i;
+      let bytes = 0;
+      while (i < n && bytes < stride) bytes += frameBytes(sorted[i++]);
+      const offset = zw.position;
+      await zw.write(sorted.slice(start, i));
+      await zw.endStream();
+      const first = keyOf(sorted[start]);
+      const last = keyOf(sorted[i - 1]);
+      entries.push({
+        min: desc ? last : first,
+        max: desc ? first : last,
+        valOff: start,
+        valCnt: i - start,
+        offset,
+        length: zw.position - offset,
+      });
+    }
+    await zw.close();
+    await out.commit();
+  } catch (e) {
+    await out.abort();
+    throw e;
+  }
+  await storage.put(seekIndexKey(pool.id, id), await encodeSeekIndex(entries, metaCtx));
+  const first = entries[0];
+  const last = entries[entries.length - 1];
+  return new DataObject(
+    id,
+    desc ? last.min : first.min,
+    desc ? first.max : last.max,
+    sorted.length,
+    zw.position,
+  );
+}

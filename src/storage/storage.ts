@@ -1,0 +1,52 @@
+// Object storage: a flat namespace of immutable objects named by
+// slash-separated keys. The lake assumes only what S3 gives: an object
+// appears whole or not at all, reads may be whole or a byte range, keys list
+// by prefix, and delete removes. There are no appends, renames or locks.
+
+/** Thrown by reads of an object that does not exist. */
+export class ObjectNotFoundError extends Error {
+  readonly code = 'ENOENT';
+  constructor(readonly key: string) {
+    super(`${key}: object not found`);
+    this.name = 'ObjectNotFoundError';
+  }
+}
+
+export function isNotFound(e: unknown): e is ObjectNotFoundError {
+  return e instanceof ObjectNotFoundError;
+}
+
+/** An object being written: nothing is visible until commit() resolves. */
+export interface ObjectWriter {
+  write(chunk: Buffer): Promise<void>;
+  /** Makes the object visible, whole. */
+  commit(): Promise<void>;
+  /** Discards what was written; the object never appears. */
+  abort(): Promise<void>;
+}
+
+export interface ObjectStore {
+  /** A human-readable location (for logs and messages). */
+  readonly location: string;
+  /** Writes an object whole (replacing any object of the same key). */
+  put(key: string, data: Buffer): Promise<void>;
+  /** Starts writing a large object in pieces. */
+  create(key: string): Promise<ObjectWriter>;
+  /** The whole object. Throws ObjectNotFoundError. */
+  get(key: string): Promise<Buffer>;
+  /**
+   * Bytes [offset, offset+length) of the object (fewer at its end).
+   * Throws ObjectNotFoundError.
+   */
+  getRange(key: string, offset: number, length: number): Promise<Buffer>;
+  /** The object's size in bytes. Throws ObjectNotFoundError. */
+  size(key: string): Promise<number>;
+  exists(key: string): Promise<boolean>;
+  /** Keys beginning with prefix, in lexicographic order. */
+  list(prefix: string): Promise<string[]>;
+  /** Removes an object; removing a missing object is not an error. */
+  delete(key: string): Promise<void>;
+  /** Removes every object whose key begins with prefix. */
+  deleteByPrefix(prefix: string): Promise<void>;
+  close?(): Promise<void>;
+}
