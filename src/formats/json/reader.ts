@@ -805,7 +805,7 @@ export class JSONReader implements ValueReader {
     this.olen += 2;
   }
 
-  private appendTagged(src: Uint8Array, start: number, end: number): void {
+  private appendTagged(src: Buffer, start: number, end: number): void {
     const len = end - start;
     this.ensure(len + 5);
     const out = this.out;
@@ -816,10 +816,10 @@ export class JSONReader implements ValueReader {
       tag >>>= 7;
     }
     out[p++] = tag;
-    if (len < 32) {
+    if (len < 64) {
       for (let k = start; k < end; k++) out[p++] = src[k];
     } else {
-      out.set(src.subarray(start, end), p);
+      src.copy(out, p, start, end);
       p += len;
     }
     this.olen = p;

@@ -55,8 +55,19 @@ export class JSONText {
 
   raw(src: Uint8Array, off: number, len: number): void {
     this.ensure(len);
-    this.buf.set(src.subarray(off, off + len), this.len);
-    this.len += len;
+    const buf = this.buf;
+    let p = this.len;
+    if (len < 64) {
+      // Short pieces (field names) copy faster by hand than through a view.
+      for (let i = 0; i < len; i++) buf[p++] = src[off + i];
+    } else if (Buffer.isBuffer(src)) {
+      src.copy(buf, p, off, off + len);
+      p += len;
+    } else {
+      buf.set(src.subarray(off, off + len), p);
+      p += len;
+    }
+    this.len = p;
   }
 
   /** Appends UTF-8 bytes as a quoted JSON string. */

@@ -20,7 +20,7 @@ import {
   TypeUnion,
 } from '../../zed/types';
 import { Value } from '../../zed/value';
-import { Builder, readUvarint, uv } from '../../zed/zcode';
+import { Builder, putUvarint, readUvarint, uv } from '../../zed/zcode';
 import { encodeInt, encodeUint } from '../../zed/make';
 import { ByteSource, ControlMessage, FormatError, ReaderOptions, ValueReader } from '../io';
 import { goQuoteBytes } from '../json/gotext';
@@ -188,6 +188,14 @@ export class ZJSONReader implements ValueReader {
         }
         if (typeof v !== 'string')
           throw new ValueError('ZJSON primitive value is not a JSON string');
+        if (t.id === ID.String) {
+          appendString(b, v);
+          return;
+        }
+        if (t.id === ID.Int64 && v.length < 16 && smallIntRe.test(v)) {
+          b.appendInt(Number(v));
+          return;
+        }
         const body = parsePrimitive(t, v);
         if (body === null) b.appendNull();
         else b.append(body, 0, body.length);
@@ -266,6 +274,41 @@ export class ZJSONReader implements ValueReader {
         return;
     }
   }
+}
+
+const smallIntRe = /^-?\d+$/;
+
+/** Appends a string value, NFC-normalised as the reference reads it. */
+function appendString(b: Builder, s: string): void {
+  const n = s.length;
+  if (n < 127) {
+    // ASCII, the common case, is copied by hand behind a one-byte tag.
+    b.grow(n + 1);
+    const buf = b.buf;
+    let p = b.len + 1;
+    let i = 0;
+    for (; i < n; i++) {
+      const c = s.charCodeAt(i);
+      if (c >= 0x80) break;
+      buf[p++] = c;
+    }
+    if (i === n) {
+      buf[b.len] = n + 1;
+      b.len = p;
+      return;
+    }
+  }
+  // Text below U+0300 is unchanged by NFC: skip the normaliser for it.
+  for (let i = 0; i < n; i++) {
+    if (s.charCodeAt(i) >= 0x300) {
+      s = s.normalize('NFC');
+      break;
+    }
+  }
+  const len = Buffer.byteLength(s, 'utf8');
+  b.grow(len + 10);
+  b.len = putUvarint(b.buf, b.len, len + 1);
+  b.len += b.buf.write(s, b.len, 'utf8');
 }
 
 function isSpace(c: number): boolean {

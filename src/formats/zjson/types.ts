@@ -130,7 +130,8 @@ export class TypeDecoder {
         if (fields !== null && fields !== undefined && !Array.isArray(fields)) {
           throw new TypeDecodeError('ZJSON record type fields must be an array');
         }
-        const fs = (fields ?? []).map((f: unknown) => {
+        const list: unknown[] = Array.isArray(fields) ? fields : [];
+        const fs = list.map((f) => {
           if (!isObject(f)) throw new TypeDecodeError('ZJSON record type field must be an object');
           return { name: str(f.name, 'name'), type: this.decode(f.type, depth + 1) };
         });
