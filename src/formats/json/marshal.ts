@@ -175,7 +175,9 @@ export class JSONMarshaler {
       p = vl < 0 ? vo : vo + vl;
       if (!first) out.byte(0x2c);
       first = false;
-      out.quote(mapKeyText(keyType, buf, ko, kl));
+      // String keys go out as their bytes (a null key as ""), other keys as text.
+      if (keyType.id === ID.String) out.quoteBytes(buf, ko, kl < 0 ? 0 : kl);
+      else out.quote(mapKeyText(keyType, buf, ko, kl));
       out.byte(0x3a);
       this.value(out, mt.valType, buf, vo, vl, records + 1);
     }
@@ -251,7 +253,6 @@ export class JSONMarshaler {
 
 /** The object key a map key becomes (keyType is the key's underlying type). */
 function mapKeyText(keyType: Type, buf: Buffer, off: number, len: number): string {
-  if (keyType.id === ID.String) return len < 0 ? '' : buf.toString('utf8', off, off + len);
   switch (keyType.kind) {
     case Kind.Primitive:
       return formatPrimitive(keyType, buf, off, len);

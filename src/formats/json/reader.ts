@@ -20,6 +20,7 @@
 // time: a value cut by the end of the window is parsed again once more
 // input has arrived, so memory stays bounded by the largest value.
 
+import { compareTypes } from '../../zed/compare';
 import { TypeContext, DuplicateFieldError } from '../../zed/context';
 import {
   Field,
@@ -502,7 +503,9 @@ export class JSONReader implements ValueReader {
     const distinct = new Set<Type>();
     for (let i = base; i < this.sp; i++)
       if (this.types[i] !== TypeNull) distinct.add(this.types[i]);
-    const sorted = [...distinct].sort((a, b) => a.id - b.id);
+    // By type ID, as the reference's builder orders them, then by its
+    // union order, which its context imposes on every union it makes.
+    const sorted = [...distinct].sort((a, b) => a.id - b.id).sort(compareTypes);
     const union: TypeUnion = this.ctx.lookupTypeUnion(sorted);
     const first = this.starts[base];
     const copy = Buffer.from(this.out.subarray(first, this.olen));

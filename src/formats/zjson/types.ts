@@ -2,6 +2,7 @@
 // complex type defined in full once per stream and referred to by
 // {"kind":"ref","id":N} after that, and reading them back into a context.
 
+import { compareTypes } from '../../zed/compare';
 import { TypeContext } from '../../zed/context';
 import {
   lookupPrimitive,
@@ -160,7 +161,10 @@ export class TypeDecoder {
         if (!Array.isArray(obj.types) || obj.types.length === 0) {
           throw new TypeDecodeError('ZJSON union type must list its types');
         }
-        t = ctx.lookupTypeUnion(obj.types.map((u: unknown) => this.decode(u, depth + 1)));
+        // The reference's context puts a union's types in its type order
+        // (value tags then index that order).
+        const types = obj.types.map((u: unknown) => this.decode(u, depth + 1));
+        t = ctx.lookupTypeUnion(types.sort(compareTypes));
         break;
       }
       case 'enum': {

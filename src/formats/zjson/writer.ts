@@ -8,6 +8,7 @@
 // as [tag, value], maps as [[key, value], ...], type values as type
 // objects. Strings are escaped as Go's json.Marshal does (HTML-escaped).
 
+import { compareTypes } from '../../zed/compare';
 import { TypeContext } from '../../zed/context';
 import { decodeIntExact, decodeUint } from '../../zed/primitive';
 import {
@@ -15,8 +16,11 @@ import {
   Kind,
   Type,
   TypeArray,
+  TypeEnum,
   TypeErr,
   TypeMap,
+  TypeNamed,
+  TypePrimitive,
   TypeRecord,
   TypeSet,
   TypeUnion,
@@ -33,6 +37,10 @@ export class ZJSONWriter implements ValueWriter {
   private text = new JSONText(64 * 1024);
   private ctx = new TypeContext();
   private local = new Map<Type, Type>();
+  // Per source union, the local tag of each source tag (see localType).
+  private tags = new Map<Type, number[]>();
+  // Decodes type values before they are made local.
+  private scratch = new TypeContext();
   private encoder = new TypeEncoder();
 
   constructor(sink: ByteSink) {
@@ -50,17 +58,56 @@ export class ZJSONWriter implements ValueWriter {
 
   /** Appends one ZJSON line for v. */
   private encodeValue(text: JSONText, v: Value): void {
-    let t = this.local.get(v.type);
-    if (t === undefined) {
-      t = this.ctx.translate(v.type);
-      this.local.set(v.type, t);
-    }
     text.ascii('{"type":');
     // The type goes before the value, whose type values may define more.
-    this.encoder.encode(text, t);
+    this.encoder.encode(text, this.localType(v.type));
     text.ascii(',"value":');
-    this.value(text, t, v.buf, v.off, v.len);
+    this.value(text, v.type, v.buf, v.off, v.len);
     text.ascii('}\n');
+  }
+
+  /**
+   * The writer's own copy of a type, made depth first as the reference's
+   * type translation makes it, with each union's types in the reference's
+   * union order (its context sorts them). A union whose order changes has
+   * its value tags remapped when written.
+   */
+  private localType(t: Type): Type {
+    let l = this.local.get(t);
+    if (l !== undefined) return l;
+    const ctx = this.ctx;
+    if (t instanceof TypePrimitive) {
+      l = t;
+    } else if (t instanceof TypeRecord) {
+      l = ctx.lookupTypeRecord(
+        t.fields.map((f) => ({ name: f.name, type: this.localType(f.type) })),
+      );
+    } else if (t instanceof TypeArray) {
+      l = ctx.lookupTypeArray(this.localType(t.type));
+    } else if (t instanceof TypeSet) {
+      l = ctx.lookupTypeSet(this.localType(t.type));
+    } else if (t instanceof TypeMap) {
+      const k = this.localType(t.keyType);
+      l = ctx.lookupTypeMap(k, this.localType(t.valType));
+    } else if (t instanceof TypeUnion) {
+      const members = t.types.map((m) => this.localType(m));
+      const u = ctx.lookupTypeUnion(members.slice().sort(compareTypes));
+      this.tags.set(
+        t,
+        members.map((m) => u.types.indexOf(m)),
+      );
+      l = u;
+    } else if (t instanceof TypeEnum) {
+      l = ctx.lookupTypeEnum(t.symbols);
+    } else if (t instanceof TypeErr) {
+      l = ctx.lookupTypeError(this.localType(t.type));
+    } else if (t instanceof TypeNamed) {
+      l = ctx.lookupTypeNamed(t.name, this.localType(t.type));
+    } else {
+      throw new Error('ZJSON: unknown type');
+    }
+    this.local.set(t, l);
+    return l;
   }
 
   /** Writes a control message as {"type":"<name>","value":<value>}. */
@@ -96,7 +143,8 @@ export class ZJSONWriter implements ValueWriter {
         if (t.id === ID.String) {
           out.quoteBytes(buf, off, len, true);
         } else if (t.id === ID.Type) {
-          this.encoder.encode(out, this.ctx.lookupByValue(buf, off, len));
+          if (this.scratch.size > 10000) this.scratch.reset();
+          this.encoder.encode(out, this.localType(this.scratch.lookupByValue(buf, off, len)));
         } else {
           out.quote(formatPrimitive(t, buf, off, len), true);
         }
@@ -152,7 +200,12 @@ export class ZJSONWriter implements ValueWriter {
         const tagLen = readUvarint(buf, off, end) - 1;
         const tagOff = uv.end;
         const tag = Number(decodeIntExact(buf, tagOff, tagLen));
-        out.ascii('["' + tag + '",');
+        let tags = this.tags.get(t);
+        if (tags === undefined) {
+          this.localType(t);
+          tags = this.tags.get(t)!;
+        }
+        out.ascii('["' + tags[tag] + '",');
         this.child(out, (t as TypeUnion).types[tag], buf, tagOff + tagLen, end);
         out.byte(0x5d);
         return;
