@@ -135,20 +135,29 @@ export function sortByKey(vals: Value[], getter: KeyGetter, order: Order): Value
       continue;
     }
     const id = k.type.under.id;
-    if (id <= ID.Uint64) approx[i] = decodeUint(k.buf, k.off, k.len);
+    if (id <= ID.Uint64) approx[i] = approxUint(k.buf, k.off, k.len);
     else if (id >= ID.Int8 && id <= ID.Time && id !== ID.Int128 && id !== ID.Int256) {
-      approx[i] = decodeInt(k.buf, k.off, k.len);
+      approx[i] = approxInt(k.buf, k.off, k.len);
     } else if (id === ID.Float16 || id === ID.Float32 || id === ID.Float64) {
       const f = decodeFloat(k.buf, k.off, k.len);
       if (Number.isNaN(f)) numeric = false;
       approx[i] = f;
     } else numeric = false;
   }
-  const idx: number[] = new Array(n);
-  for (let i = 0; i < n; i++) idx[i] = i;
   const sign = order === 'desc' ? -1 : 1;
   const exact = (a: number, b: number): number =>
     compareValues(keyT[a], keyB[a], keyO[a], keyL[a], keyT[b], keyB[b], keyO[b], keyL[b], true);
+  // Input already in order (common: logs arrive by time) needs no sort.
+  let inOrder = true;
+  for (let i = 1; i < n && inOrder; i++) {
+    const x = approx[i - 1];
+    const y = approx[i];
+    if (numeric && x !== y) inOrder = (x < y ? -sign : sign) < 0;
+    else inOrder = exact(i - 1, i) * sign <= 0;
+  }
+  if (inOrder) return vals;
+  const idx: number[] = new Array(n);
+  for (let i = 0; i < n; i++) idx[i] = i;
   if (numeric) {
     idx.sort((a, b) => {
       const x = approx[a];
@@ -166,6 +175,22 @@ export function sortByKey(vals: Value[], getter: KeyGetter, order: Order): Value
   const out: Value[] = new Array(n);
   for (let i = 0; i < n; i++) out[i] = vals[idx[i]];
   return out;
+}
+
+// Numeric approximations of integer bodies that never reverse the order of
+// two values (each is one rounding of the exact value), decoded without
+// bigints; ties are settled by the exact comparison.
+
+function approxUint(buf: Buffer, off: number, len: number): number {
+  if (len <= 6) return decodeUint(buf, off, len);
+  const lo = buf[off] + buf[off + 1] * 0x100 + buf[off + 2] * 0x10000 + buf[off + 3] * 0x1000000;
+  return decodeUint(buf, off + 4, len - 4) * 4294967296 + lo;
+}
+
+function approxInt(buf: Buffer, off: number, len: number): number {
+  if (len <= 6) return decodeInt(buf, off, len);
+  const u = approxUint(buf, off, len);
+  return (buf[off] & 1) === 0 ? u / 2 : -(u + 1) / 2;
 }
 
 /** Rough bytes a value takes in a ZNG values frame. */

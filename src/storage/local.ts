@@ -11,6 +11,7 @@ import { syncDir } from './fsutil';
 import { ObjectNotFoundError, ObjectStore, ObjectWriter } from './storage';
 
 const TMP_PREFIX = '.tmp-';
+const WRITE_BUFFER = 1 << 20;
 
 export class LocalStore implements ObjectStore {
   readonly location: string;
@@ -52,6 +53,21 @@ export class LocalStore implements ObjectStore {
       fh = await fs.open(tmp, 'wx');
     }
     let done = false;
+    const pending = Buffer.allocUnsafe(WRITE_BUFFER);
+    let pendingLen = 0;
+    const writeAll = async (buf: Buffer) => {
+      let off = 0;
+      while (off < buf.length) {
+        const { bytesWritten } = await fh.write(buf, off, buf.length - off);
+        off += bytesWritten;
+      }
+    };
+    const flushPending = async () => {
+      if (pendingLen === 0) return;
+      const n = pendingLen;
+      pendingLen = 0;
+      await writeAll(pending.subarray(0, n));
+    };
     const finish = async (keep: boolean) => {
       if (done) return;
       done = true;
@@ -74,13 +90,24 @@ export class LocalStore implements ObjectStore {
     return {
       async write(chunk: Buffer) {
         if (done) throw new Error(`write to finished object ${key}`);
-        let off = 0;
-        while (off < chunk.length) {
-          const { bytesWritten } = await fh.write(chunk, off, chunk.length - off);
-          off += bytesWritten;
+        // Small writes are gathered: a system call per frame costs more than the copy.
+        if (pendingLen + chunk.length <= WRITE_BUFFER) {
+          chunk.copy(pending, pendingLen);
+          pendingLen += chunk.length;
+          return;
+        }
+        await flushPending();
+        if (chunk.length < WRITE_BUFFER) {
+          chunk.copy(pending, 0);
+          pendingLen = chunk.length;
+        } else {
+          await writeAll(chunk);
         }
       },
-      commit: () => finish(true),
+      commit: async () => {
+        if (!done) await flushPending();
+        await finish(true);
+      },
       abort: () => finish(false),
     };
   }

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { ValueReader } from '../../src/formats/io';
-import { Lake } from '../../src/lake';
+import { isLakeError, Lake } from '../../src/lake';
 import {
   Builder,
   decodeInt,
@@ -24,7 +24,9 @@ import {
   TypeRecord,
   TypeString,
   TypeTime,
+  TypeArray,
   Value,
+  ZIter,
 } from '../../src/zed';
 
 /** A JS value for rec(): numbers are int64, bigints times, strings strings. */
@@ -62,6 +64,15 @@ export function rec(ctx: TypeContext, v: Plain): Value {
 export function show(v: Value): string {
   if (v.len < 0) return 'null';
   const t = v.type.under;
+  if (t instanceof TypeArray) {
+    const parts: string[] = [];
+    const it = new ZIter(v.buf, v.off, v.off + v.len);
+    while (!it.done()) {
+      it.next();
+      parts.push(show(new Value(t.type, v.buf, it.off, it.len)));
+    }
+    return `[${parts.join(',')}]`;
+  }
   if (t instanceof TypeRecord) {
     const parts = recordFields(v).map((f, i) => `${t.fields[i].name}:${show(f)}`);
     return `{${parts.join(',')}}`;
@@ -81,6 +92,26 @@ export function show(v: Value): string {
     default:
       return `<${t.id}>`;
   }
+}
+
+/** The named field of a record value (a null value when absent). */
+export function field(v: Value, name: string): Value {
+  const t = v.type.under;
+  if (!(t instanceof TypeRecord) || v.len < 0) return Value.null();
+  const i = t.indexOf(name);
+  return i < 0 ? Value.null() : recordFields(v)[i];
+}
+
+/** An integer field's value (NaN when null or absent). */
+export function int(v: Value, name: string): number {
+  const f = field(v, name);
+  return f.len < 0 ? NaN : decodeInt(f.buf, f.off, f.len);
+}
+
+/** A string field's value ('' when null or absent). */
+export function str(v: Value, name: string): string {
+  const f = field(v, name);
+  return f.len < 0 ? '' : decodeString(f.buf, f.off, f.len);
 }
 
 /** A reader over values in batches. */
@@ -112,6 +143,45 @@ export async function query(lake: Lake, pool: string, revision: string): Promise
   const out: string[] = [];
   for (let b = await scan.pull(); b; b = await scan.pull()) for (const v of b) out.push(show(v));
   return out;
+}
+
+/** A fresh lake in a temporary directory for each test of the file. */
+export interface TestLake {
+  dir: string;
+  lake: Lake;
+  ctx: TypeContext;
+  /** Closes the lake and opens it again from its directory. */
+  reopen(): Promise<Lake>;
+}
+
+export function testLake(): TestLake {
+  const t = {} as TestLake;
+  beforeEach(async () => {
+    t.dir = tmpDir();
+    t.lake = await Lake.openLocal(t.dir);
+    t.ctx = new TypeContext();
+  });
+  afterEach(async () => {
+    await t.lake.close();
+    rmDir(t.dir);
+  });
+  t.reopen = async () => {
+    await t.lake.close();
+    t.lake = await Lake.openLocal(t.dir);
+    return t.lake;
+  };
+  return t;
+}
+
+/** The LakeError an operation fails with, as {kind, message}. */
+export async function failure(p: Promise<unknown>): Promise<{ kind: string; message: string }> {
+  try {
+    await p;
+  } catch (e) {
+    if (!isLakeError(e)) throw e;
+    return { kind: e.kind, message: e.message };
+  }
+  throw new Error('expected a failure');
 }
 
 export function tmpDir(): string {
