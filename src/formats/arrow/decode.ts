@@ -526,3 +526,120 @@ export function planForSchema(ctx: TypeContext, schema: A.Schema): Plan {
   });
   return planFor(ctx, new A.Struct(fields));
 }
+
+/** Thrown when a batch's buffers cannot hold what its lengths claim. */
+export class CorruptArrowData extends Error {}
+
+function bad(what: string): never {
+  throw new CorruptArrowData(`corrupt record batch: ${what}`);
+}
+
+function checkOffsets(
+  offs: ArrayLike<number | bigint> | undefined,
+  n: number,
+  limit: number,
+  what: string,
+): void {
+  if (!offs || offs.length < n + 1) bad(`${what} offsets too short`);
+  let prev = Number(offs[0]);
+  if (!(prev >= 0)) bad(`${what} offsets out of range`);
+  for (let i = 1; i <= n; i++) {
+    const o = Number(offs[i]);
+    if (!(o >= prev)) bad(`${what} offsets decrease`);
+    prev = o;
+  }
+  if (prev > limit) bad(`${what} offsets past the data`);
+}
+
+/**
+ * Checks that data's buffers hold `data.length` values (Arrow readers take
+ * lengths on trust), so a corrupt stream fails cleanly instead of yielding
+ * garbage or looping over phantom rows.
+ */
+export function validateData(data: A.Data, depth = 0): void {
+  if (depth > 64) bad('nesting too deep');
+  const n = data.length;
+  const t = data.type as A.DataType;
+  if (!(n >= 0) || data.offset < 0) bad('negative length');
+  if (t.typeId === A.Type.Null) return;
+  if (t.typeId !== A.Type.Union && data.nullCount > 0) {
+    if (!data.nullBitmap || data.nullBitmap.length * 8 < data.offset + n)
+      bad('validity bitmap too short');
+  }
+  const values = data.values as ArrayLike<unknown> | undefined;
+  const need = (count: number, what: string) => {
+    if (count > 0 && (!values || values.length < count)) bad(`${what} buffer too short`);
+  };
+  switch (t.typeId) {
+    case A.Type.Bool:
+      if (n > 0 && (!values || values.length * 8 < data.offset + n)) bad('bool buffer too short');
+      return;
+    case A.Type.Int:
+    case A.Type.Float:
+    case A.Type.Date:
+    case A.Type.Timestamp:
+    case A.Type.Time:
+    case A.Type.Duration:
+    case A.Type.Interval:
+    case A.Type.Decimal:
+    case A.Type.FixedSizeBinary:
+      need(n * data.stride, 'value');
+      return;
+    case A.Type.Utf8:
+    case A.Type.Binary:
+    case A.Type.LargeUtf8:
+    case A.Type.LargeBinary:
+      checkOffsets(data.valueOffsets as ArrayLike<number>, n, values ? values.length : 0, 'string');
+      return;
+    case A.Type.List:
+    case A.Type.LargeList:
+    case A.Type.Map: {
+      const child = data.children[0];
+      if (!child) bad('list without child');
+      checkOffsets(data.valueOffsets as ArrayLike<number>, n, child.length, 'list');
+      if (t.typeId === A.Type.Map && child.children.length < 2)
+        bad('map entries without key and value');
+      validateData(child, depth + 1);
+      return;
+    }
+    case A.Type.FixedSizeList: {
+      const child = data.children[0];
+      if (!child || child.length < n * (t as A.FixedSizeList).listSize)
+        bad('fixed-size list child too short');
+      validateData(child, depth + 1);
+      return;
+    }
+    case A.Type.Struct:
+      if (data.children.length !== (t as A.Struct).children.length) bad('struct children missing');
+      for (const c of data.children) {
+        if (c.length < n) bad('struct child too short');
+        validateData(c, depth + 1);
+      }
+      return;
+    case A.Type.Union: {
+      const ut = t as A.Union;
+      const ids = data.typeIds as Int8Array | undefined;
+      if (n > 0 && (!ids || ids.length < n)) bad('union type ids too short');
+      if (data.children.length !== ut.children.length) bad('union children missing');
+      const dense = ut.mode === A.UnionMode.Dense;
+      const offs = data.valueOffsets as Int32Array | undefined;
+      if (dense && n > 0 && (!offs || offs.length < n)) bad('union offsets too short');
+      for (let i = 0; i < n; i++) {
+        const c = ut.typeIdToChildIndex[ids![i]];
+        if (c === undefined || c < 0 || c >= data.children.length)
+          bad('union type id out of range');
+        const j = dense ? offs![i] : i;
+        if (!(j >= 0 && j < data.children[c].length)) bad('union offset out of range');
+      }
+      for (const c of data.children) validateData(c, depth + 1);
+      return;
+    }
+    case A.Type.Dictionary: {
+      need(n * data.stride, 'dictionary index');
+      for (const d of data.dictionary?.data ?? []) validateData(d, depth + 1);
+      return;
+    }
+    default:
+      return;
+  }
+}

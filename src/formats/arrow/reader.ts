@@ -7,10 +7,13 @@ import { TypeContext } from '../../zed/context';
 import { Value } from '../../zed/value';
 import { Builder } from '../../zed/zcode';
 import { ByteSource, FormatError, ValueReader } from '../io';
-import { Appender, Plan, planForSchema } from './decode';
+import { checkIpcStream } from './ipccheck';
+import { Appender, CorruptArrowData, Plan, planForSchema, validateData } from './decode';
 
 /** Rows per batch handed to the caller. */
 const OUT_BATCH = 4096;
+/** Most rows a batch without columns may claim. */
+const MAX_EMPTY_ROWS = 1 << 20;
 
 /** Turns record batches of one schema into Zed values. */
 export class BatchDecoder {
@@ -22,6 +25,13 @@ export class BatchDecoder {
 
   /** The values of rows [from, to) of the batch. */
   decode(batch: A.RecordBatch, from: number, to: number): Value[] {
+    if (from === 0) {
+      validateData(batch.data);
+      // With no columns nothing bounds the row count: refuse absurd ones.
+      if (batch.data.children.length === 0 && batch.numRows > MAX_EMPTY_ROWS) {
+        throw new CorruptArrowData(`corrupt record batch: ${batch.numRows} rows without columns`);
+      }
+    }
     const cols: Appender[] = this.plan.children.map((p, k) => p.bind(batch.data.children[k]));
     const ncols = cols.length;
     const b = new Builder(Math.max(256, (to - from) * 16 * Math.max(1, ncols)));
@@ -85,29 +95,38 @@ export function errorText(err: unknown): string {
   return String(err);
 }
 
-async function* chunks(src: ByteSource): AsyncGenerator<Uint8Array> {
+/** Reads the whole source (see newArrowReader). */
+export async function readWhole(src: ByteSource): Promise<Buffer> {
+  const chunks: Buffer[] = [];
   for (;;) {
     const c = await src.read();
-    if (!c) return;
-    yield c;
+    if (!c) return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+    chunks.push(c);
   }
 }
 
-/** A reader of the Arrow IPC stream format. */
+/**
+ * A reader of the Arrow IPC stream format. The input is buffered whole and
+ * parsed with apache-arrow's synchronous reader: its incremental reader can
+ * wait forever on some corrupt streams, and the synchronous one cannot.
+ */
 export function newArrowReader(src: ByteSource, ctx: TypeContext): ValueReader {
-  let reader: A.AsyncRecordBatchStreamReader | undefined;
+  let reader: A.RecordBatchStreamReader | undefined;
   const fail = (err: unknown) => new FormatError('arrows', `arrowio: ${errorText(err)}`);
   return new RecordBatchValueReader(
     ctx,
     async () => {
-      const r = await A.RecordBatchReader.from(chunks(src));
+      const buf = await readWhole(src);
+      if (buf.length === 0) throw new FormatError('arrows', 'arrowio: could not read schema: EOF');
+      checkIpcStream(buf);
+      const r = A.RecordBatchReader.from(buf);
       if (!r.isStream()) throw new FormatError('arrows', 'arrowio: not an Arrow IPC stream');
-      reader = (await r.open()) as A.AsyncRecordBatchStreamReader;
+      reader = r.open() as A.RecordBatchStreamReader;
       if (!reader.schema) throw new FormatError('arrows', 'arrowio: could not read schema: EOF');
       return reader.schema;
     },
     async () => {
-      const r = await reader!.next();
+      const r = reader!.next();
       return r.done ? null : (r.value as A.RecordBatch);
     },
     fail,
