@@ -243,6 +243,7 @@ class Cursor implements Source {
 class Merger implements Source {
   private heap: Head[] = [];
   private started = false;
+  private scratch = Value.null();
   private kc: (a: Value, b: Value) => number;
 
   constructor(
@@ -279,11 +280,13 @@ class Merger implements Source {
     const out: Value[] = [];
     while (heap.length > 0 && out.length < BATCH) {
       const h = heap[0];
-      if (heap.length === 1) {
-        // The last cursor: hand over what is left of its batch.
+      if (heap.length === 1 || this.runs(h)) {
+        // What is left of the batch comes before every other cursor's
+        // next value: hand it over whole.
         if (out.length > 0) break;
         const rest = h.pos === 0 ? h.batch : h.batch.slice(h.pos);
-        if (!(await this.refill(h))) heap.pop();
+        if (!(await this.refill(h))) this.pop();
+        else this.siftDown(0);
         return rest;
       }
       out.push(h.batch[h.pos++]);
@@ -296,6 +299,16 @@ class Merger implements Source {
       this.siftDown(0);
     }
     return out;
+  }
+
+  /** True when the rest of h's batch precedes the heads of the other cursors. */
+  private runs(h: Head): boolean {
+    const heap = this.heap;
+    let next = heap[1];
+    if (heap.length > 2 && this.less(heap[2], next)) next = heap[2];
+    const last = h.cursor.keys.get(h.batch[h.batch.length - 1], this.scratch);
+    const c = this.kc(last, next.key);
+    return c < 0 || (c === 0 && h.cursor.ordinal < next.cursor.ordinal);
   }
 
   private push(h: Head): void {

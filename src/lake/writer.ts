@@ -156,25 +156,90 @@ export function sortByKey(vals: Value[], getter: KeyGetter, order: Order): Value
     else inOrder = exact(i - 1, i) * sign <= 0;
   }
   if (inOrder) return vals;
-  const idx: number[] = new Array(n);
-  for (let i = 0; i < n; i++) idx[i] = i;
+  const byExact = (a: number, b: number): number => {
+    const c = exact(a, b);
+    return c !== 0 ? c * sign : a - b;
+  };
+  let idx: ArrayLike<number>;
   if (numeric) {
-    idx.sort((a, b) => {
-      const x = approx[a];
-      const y = approx[b];
-      if (x !== y) return x < y ? -sign : sign;
-      const c = exact(a, b);
-      return c !== 0 ? c * sign : a - b;
-    });
+    // Radix sort on the approximations (stable), then put each run of equal
+    // approximations in exact order.
+    const order = radixOrder(approx, sign < 0);
+    for (let i = 0; i < n;) {
+      let j = i + 1;
+      while (j < n && approx[order[j]] === approx[order[i]]) j++;
+      if (j - i > 1) order.set(Array.from(order.subarray(i, j)).sort(byExact), i);
+      i = j;
+    }
+    idx = order;
   } else {
-    idx.sort((a, b) => {
-      const c = exact(a, b);
-      return c !== 0 ? c * sign : a - b;
-    });
+    const order: number[] = new Array(n);
+    for (let i = 0; i < n; i++) order[i] = i;
+    idx = order.sort(byExact);
   }
   const out: Value[] = new Array(n);
   for (let i = 0; i < n; i++) out[i] = vals[idx[i]];
   return out;
+}
+
+const f64 = new Float64Array(1);
+const f64w = new Uint32Array(f64.buffer);
+const LITTLE = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/**
+ * The permutation that sorts the numbers (ascending, or descending when
+ * reversed), stably: an LSD radix sort over their IEEE bits made
+ * order-preserving, 16 bits a pass, skipping passes where every digit is
+ * the same.
+ */
+function radixOrder(nums: Float64Array, reverse: boolean): Uint32Array {
+  const n = nums.length;
+  const hi = new Uint32Array(n);
+  const lo = new Uint32Array(n);
+  const H = LITTLE ? 1 : 0;
+  const L = 1 - H;
+  for (let i = 0; i < n; i++) {
+    f64[0] = nums[i];
+    let h = f64w[H];
+    let l = f64w[L];
+    if (h & 0x80000000) {
+      h = ~h;
+      l = ~l;
+    } else {
+      h |= 0x80000000;
+    }
+    if (reverse) {
+      h = ~h;
+      l = ~l;
+    }
+    hi[i] = h >>> 0;
+    lo[i] = l >>> 0;
+  }
+  let idx = new Uint32Array(n);
+  for (let i = 0; i < n; i++) idx[i] = i;
+  let tmp = new Uint32Array(n);
+  const count = new Uint32Array(65536);
+  for (let pass = 0; pass < 4; pass++) {
+    const words = pass < 2 ? lo : hi;
+    const shift = pass % 2 === 0 ? 0 : 16;
+    count.fill(0);
+    for (let i = 0; i < n; i++) count[(words[i] >>> shift) & 0xffff]++;
+    if (count[(words[0] >>> shift) & 0xffff] === n) continue;
+    let sum = 0;
+    for (let d = 0; d < 65536; d++) {
+      const c = count[d];
+      count[d] = sum;
+      sum += c;
+    }
+    for (let i = 0; i < n; i++) {
+      const k = idx[i];
+      tmp[count[(words[k] >>> shift) & 0xffff]++] = k;
+    }
+    const t = idx;
+    idx = tmp;
+    tmp = t;
+  }
+  return idx;
 }
 
 // Numeric approximations of integer bodies that never reverse the order of
