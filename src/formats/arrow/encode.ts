@@ -572,10 +572,10 @@ function fieldsEqual(a: readonly Field[], b: Field[]): boolean {
  * the reference writes as their ZSON text.
  */
 export class ColumnFactory {
-  constructor(
-    private ctx: TypeContext,
-    private formatValue: ValueFormatter,
-  ) {}
+  /** Where type values are decoded to be written as text. */
+  private ctx = new TypeContext();
+
+  constructor(private formatValue: ValueFormatter) {}
 
   /** A column for values of Zed type t (the reference's newArrowDataType). */
   make(t: Type): Col {
@@ -687,7 +687,6 @@ export class ColumnFactory {
   }
 
   private specialRecord(t: TypeRecord, name: string): Col | undefined {
-    const ctx = this.ctx;
     if (name === 'arrow_day_time_interval' && fieldsEqual(t.fields, dayTimeIntervalFields())) {
       return new WordCol(new A.IntervalDayTime(), 2, (ws, buf, off, len) => {
         const f = fieldInts(buf, off, len, 2);
@@ -719,7 +718,6 @@ export class ColumnFactory {
         ws.push(w.hi);
       });
     }
-    void ctx;
     return undefined;
   }
 
@@ -814,7 +812,7 @@ export class ColumnFactory {
         });
       case 'arrow_time32_s':
       case 'arrow_time32_ms': {
-        const [unit, k] = timeUnitOfName[name.slice(12)];
+        const [unit, k] = timeUnitOfName[name.slice('arrow_time32_'.length)];
         return new SmallCol(
           new A.Time(unit, 32),
           (n) => new Int32Array(n),

@@ -3,7 +3,6 @@
 // has one schema; the first record fixes it.
 
 import * as A from 'apache-arrow';
-import { TypeContext } from '../../zed/context';
 import { formatType } from '../../zed/typestring';
 import { TypeRecord } from '../../zed/types';
 import { Value } from '../../zed/value';
@@ -27,14 +26,13 @@ export class BatchEncoder {
    * "unsupported type: ").
    */
   constructor(
-    ctx: TypeContext,
     private format: string,
     private prefix: string,
     private formatValue: ValueFormatter,
     private batchSize = RECORD_BATCH_SIZE,
     private check?: (schema: A.Schema) => string | undefined,
   ) {
-    this.factory = new ColumnFactory(ctx, formatValue);
+    this.factory = new ColumnFactory(formatValue);
   }
 
   private fail(msg: string): FormatError {
@@ -109,10 +107,9 @@ export class ArrowStreamWriter implements ValueWriter {
 
   constructor(
     private sink: ByteSink,
-    ctx: TypeContext,
     formatValue: ValueFormatter,
   ) {
-    this.enc = new BatchEncoder(ctx, 'arrows', 'arrowio', formatValue);
+    this.enc = new BatchEncoder('arrows', 'arrowio', formatValue);
   }
 
   async write(vals: Value[]): Promise<void> {

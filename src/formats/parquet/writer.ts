@@ -6,7 +6,6 @@
 
 import * as A from 'apache-arrow';
 import { Table as WasmTable, writeParquet } from 'parquet-wasm';
-import { TypeContext } from '../../zed/context';
 import { Value } from '../../zed/value';
 import { ByteSink, FormatError, ValueWriter } from '../io';
 import { ValueFormatter } from '../arrow/encode';
@@ -44,10 +43,9 @@ export class ParquetWriter implements ValueWriter {
 
   constructor(
     private sink: ByteSink,
-    ctx: TypeContext,
     formatValue: ValueFormatter,
   ) {
-    this.enc = new BatchEncoder(ctx, 'parquet', 'parquetio', formatValue, BATCH_ROWS, (schema) => {
+    this.enc = new BatchEncoder('parquet', 'parquetio', formatValue, BATCH_ROWS, (schema) => {
       for (const f of schema.fields) {
         const why = unsupportedForParquet(f.type);
         if (why) return why;

@@ -68,7 +68,7 @@ export function sampleRecords(ctx: TypeContext, n: number, withUnion = true): Va
 
 export async function writeArrows(vals: Value[]): Promise<Buffer> {
   const sink = new BufferSink();
-  const w = new ArrowStreamWriter(sink, new TypeContext(), () => '');
+  const w = new ArrowStreamWriter(sink, () => '');
   await w.write(vals);
   await w.close();
   return sink.bytes();

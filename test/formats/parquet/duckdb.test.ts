@@ -115,17 +115,14 @@ describe('DuckDB interop', () => {
   });
 
   test('DuckDB reads Parquet written by zlake as the same rows', async () => {
-    const bytes = await writeWith((s) => new ParquetWriter(s, new TypeContext(), () => ''), zvals);
+    const bytes = await writeWith((s) => new ParquetWriter(s, () => ''), zvals);
     const file = parquetFile('zlake.parquet');
     fs.writeFileSync(file, bytes);
     expect(await duckRows(`select * from read_parquet('${file}')`)).toEqual(expected);
   });
 
   test('DuckDB reads Arrow IPC written by zlake (via arrow-rs) as the same rows', async () => {
-    const bytes = await writeWith(
-      (s) => new ArrowStreamWriter(s, new TypeContext(), () => ''),
-      zvals,
-    );
+    const bytes = await writeWith((s) => new ArrowStreamWriter(s, () => ''), zvals);
     // DuckDB's own Arrow IPC reader is an extension that cannot be
     // installed offline; arrow-rs (in parquet-wasm) parses the stream.
     const file = parquetFile('zlake-arrow.parquet');
@@ -136,7 +133,7 @@ describe('DuckDB interop', () => {
   test('DuckDB sees Zed-native types as the reference maps them', async () => {
     const ctx = new TypeContext();
     const { vals, expected: want } = nativeRows(ctx);
-    const bytes = await writeWith((s) => new ParquetWriter(s, ctx, () => ''), vals);
+    const bytes = await writeWith((s) => new ParquetWriter(s, () => ''), vals);
     const file = parquetFile('native.parquet');
     fs.writeFileSync(file, bytes);
     const r = await conn.runAndReadAll(`select * from read_parquet('${file}')`);

@@ -27,7 +27,7 @@ test('mutated Parquet files give FormatError or values', async () => {
 
 async function parquetSample(): Promise<Buffer> {
   const sink = new BufferSink();
-  const w = new ParquetWriter(sink, new TypeContext(), () => '');
+  const w = new ParquetWriter(sink, () => '');
   await w.write(sampleParquetRecords(new TypeContext(), 40));
   await w.close();
   return sink.bytes();
