@@ -16,51 +16,13 @@
 //
 // Input arrives in chunks; fields without quotes are copied in runs.
 
+import { ByteBuf } from '../zeek/bytebuf';
 import { decodeRune, isSpace, runeLen } from '../zeek/strconv';
 
 const enum State {
   Field,
   String,
   Quote,
-}
-
-/** A growable byte buffer. */
-export class ByteBuf {
-  buf: Buffer;
-  len = 0;
-
-  constructor(size = 64 * 1024) {
-    this.buf = Buffer.allocUnsafe(size);
-  }
-
-  reserve(n: number): void {
-    if (this.len + n <= this.buf.length) return;
-    let size = this.buf.length * 2;
-    while (size < this.len + n) size *= 2;
-    const nb = Buffer.allocUnsafe(size);
-    this.buf.copy(nb, 0, 0, this.len);
-    this.buf = nb;
-  }
-
-  push(b: number): void {
-    if (this.len === this.buf.length) this.reserve(1);
-    this.buf[this.len++] = b;
-  }
-
-  append(src: Uint8Array, s: number, e: number): void {
-    const n = e - s;
-    if (n <= 0) return;
-    this.reserve(n);
-    this.buf.set(src.subarray(s, e), this.len);
-    this.len += n;
-  }
-
-  /** Drops the first n bytes. */
-  shift(n: number): void {
-    if (n <= 0) return;
-    this.buf.copy(this.buf, 0, n, this.len);
-    this.len -= n;
-  }
 }
 
 export class Preprocessor {
@@ -76,7 +38,7 @@ export class Preprocessor {
   constructor(private delim: number) {}
 
   /** Rewrites a chunk of input. */
-  push(chunk: Uint8Array): void {
+  push(chunk: Buffer): void {
     const n = chunk.length;
     const delim = this.delim;
     const out = this.out;
@@ -181,7 +143,7 @@ export class Preprocessor {
 }
 
 /** Go's bytes.TrimSpace bounds of buf[s, e). */
-export function trimSpace(buf: Uint8Array, s: number, e: number): [number, number] {
+export function trimSpace(buf: Buffer, s: number, e: number): [number, number] {
   while (s < e) {
     const c = buf[s];
     if (c < 0x80) {

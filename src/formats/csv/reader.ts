@@ -16,7 +16,8 @@ import { Field, TypeBool, TypeFloat64, TypeNull, TypeRecord, TypeString } from '
 import { Value } from '../../zed/value';
 import { Builder } from '../../zed/zcode';
 import { ByteSource, FormatError, ReaderOptions, ValueReader } from '../io';
-import { goBool, goFloat } from '../zeek/strconv';
+import { appendTagged, smallFloat } from '../zeek/builder';
+import { goFloat } from '../zeek/strconv';
 import { Preprocessor } from './preprocess';
 import { CsvParseError, RecordSplitter } from './records';
 
@@ -221,8 +222,12 @@ function appendField(b: Builder, buf: Buffer, s: number, e: number): Kind {
     c === 78 ||
     c === 110
   ) {
-    const v = goFloat(buf.toString('latin1', s, e));
-    if (typeof v === 'number') {
+    let v = smallFloat(buf, s, e);
+    if (v === undefined && mayBeFloat(buf, s, e)) {
+      const f = goFloat(buf.toString('latin1', s, e));
+      if (typeof f === 'number') v = f;
+    }
+    if (v !== undefined) {
       b.grow(9);
       b.buf[b.len] = 9;
       writeFloat(b.buf, b.len + 1, v, 8);
@@ -230,8 +235,8 @@ function appendField(b: Builder, buf: Buffer, s: number, e: number): Kind {
       return Kind.Float;
     }
   }
-  if (e - s <= 5 && (c === 49 || c === 48 || c === 116 || c === 84 || c === 102 || c === 70)) {
-    const v = goBool(buf.toString('latin1', s, e));
+  if (e - s <= 5 && (c === 116 || c === 84 || c === 102 || c === 70)) {
+    const v = goBoolBytes(buf, s, e);
     if (v !== undefined) {
       b.grow(2);
       b.buf[b.len++] = 2;
@@ -239,6 +244,33 @@ function appendField(b: Builder, buf: Buffer, s: number, e: number): Kind {
       return Kind.Bool;
     }
   }
-  b.append(buf, s, e - s);
+  appendTagged(b, buf, s, e);
   return Kind.String;
+}
+
+// Bytes a Go float literal can hold (digits, signs, '.', '_', exponent
+// and hex letters, and those of "infinity" and "nan").
+const floatByte = new Uint8Array(256);
+for (const ch of '0123456789+-._xXpPeEaAbBcCdDfFiInNtTyY') floatByte[ch.charCodeAt(0)] = 1;
+
+/** A cheap test that rules out most non-floats before a full parse. */
+function mayBeFloat(buf: Buffer, s: number, e: number): boolean {
+  let dots = 0;
+  for (let i = s; i < e; i++) {
+    const c = buf[i];
+    if (floatByte[c] === 0) return false;
+    if (c === 46 && ++dots > 1) return false;
+  }
+  return true;
+}
+
+const trueWords = ['t', 'T', 'true', 'TRUE', 'True'].map((w) => Buffer.from(w));
+const falseWords = ['f', 'F', 'false', 'FALSE', 'False'].map((w) => Buffer.from(w));
+
+/** Go's ParseBool of the bytes (the digit forms are taken as floats first). */
+function goBoolBytes(buf: Buffer, s: number, e: number): boolean | undefined {
+  const n = e - s;
+  for (const w of trueWords) if (w.length === n && buf.compare(w, 0, n, s, e) === 0) return true;
+  for (const w of falseWords) if (w.length === n && buf.compare(w, 0, n, s, e) === 0) return false;
+  return undefined;
 }

@@ -13,7 +13,7 @@
 // non-quoted-field`, `record on line 3: wrong number of fields`.
 
 import { decodeRune, isSpace, runeLen } from '../zeek/strconv';
-import { ByteBuf } from './preprocess';
+import { ByteBuf } from '../zeek/bytebuf';
 
 export const ERR_BARE_QUOTE = 'bare " in non-quoted-field';
 export const ERR_QUOTE = 'extraneous or missing " in quoted-field';
@@ -133,9 +133,11 @@ export class RecordSplitter {
         let i = buf.indexOf(delim, ls);
         if (i >= le) i = -1;
         const fe = i >= 0 ? i : le;
-        const q = buf.indexOf(34, ls);
-        if (q >= 0 && q < fe) {
-          throw new CsvParseError(recLine, this.numLine, col + (q - ls), ERR_BARE_QUOTE);
+        // (A bounded loop: indexOf would scan the rest of the buffer.)
+        for (let q = ls; q < fe; q++) {
+          if (buf[q] === 34) {
+            throw new CsvParseError(recLine, this.numLine, col + (q - ls), ERR_BARE_QUOTE);
+          }
         }
         fields.append(buf, ls, fe);
         ends.push(fields.len);

@@ -31,6 +31,7 @@ import { ByteSink, FormatError, OutputBuffer, ValueWriter, WriterOptions } from 
 import { formatValue } from '../zson';
 import { decodeRune, isSpace } from '../zeek/strconv';
 import { FlatLayout, Flattener } from '../zeek/flatten';
+import { ByteBuf } from '../zeek/bytebuf';
 
 export const ERR_NOT_DATA_FRAME =
   "CSV output requires uniform records but multiple types encountered (consider 'fuse')";
@@ -60,6 +61,8 @@ export class CsvWriter implements ValueWriter {
   // A value to hand to the ZSON formatter for complex fields.
   private scratch = Value.null();
   private it = new ZIter();
+  // The record being written.
+  private line = new ByteBuf(1024);
 
   constructor(sink: ByteSink, _opts?: WriterOptions, csv: CsvWriterOptions = {}) {
     this.out = new OutputBuffer(sink);
@@ -87,6 +90,7 @@ export class CsvWriter implements ValueWriter {
   }
 
   private writeRecord(v: Value): void {
+    this.line.len = 0;
     if (v.type.kind !== Kind.Record) {
       throw new FormatError(
         this.format,
@@ -99,10 +103,10 @@ export class CsvWriter implements ValueWriter {
       this.first = layout;
       this.accepted.add(layout);
       layout.names.forEach((name, i) => {
-        if (i > 0) this.out.writeByte(this.delim);
+        if (i > 0) this.line.push(this.delim);
         this.writeText(name);
       });
-      this.out.writeByte(10);
+      this.line.push(10);
     } else if (!this.accepted.has(layout)) {
       if (!this.sameNames || !sameNames(this.first, layout)) {
         throw new FormatError(this.format, ERR_NOT_DATA_FRAME);
@@ -110,12 +114,16 @@ export class CsvWriter implements ValueWriter {
       this.accepted.add(layout);
     }
     const n = fl.locate(v.type, v.buf, v.off, v.len);
+    const line = this.line;
     for (let i = 0; i < n; i++) {
-      if (i > 0) this.out.writeByte(this.delim);
+      if (i > 0) line.push(this.delim);
       const len = fl.lens[i];
       if (len >= 0) this.writeValue(layout.types[i], v.buf, fl.offs[i], len);
     }
-    this.out.writeByte(10);
+    line.push(10);
+    // One call per record into the output; fields are assembled here.
+    this.out.writeBytes(line.buf, 0, line.len);
+    line.len = 0;
   }
 
   /** Writes a non-null field value. */
@@ -186,31 +194,48 @@ export class CsvWriter implements ValueWriter {
   }
 
   private writeText(s: string): void {
+    // Most texts (numbers, times, addresses) are plain ASCII that needs no
+    // quotes: copy their characters, without a Buffer of their own.
+    const n = s.length;
+    let plain = n > 0 && s.charCodeAt(0) > 32;
+    for (let i = 0; plain && i < n; i++) {
+      const c = s.charCodeAt(i);
+      if (c >= 0x80 || c === 34 || c === 10 || c === 13 || c === this.delim) plain = false;
+    }
+    if (plain && s !== '\\.') {
+      const line = this.line;
+      line.reserve(n);
+      const buf = line.buf;
+      let at = line.len;
+      for (let i = 0; i < n; i++) buf[at++] = s.charCodeAt(i);
+      line.len = at;
+      return;
+    }
     const b = Buffer.from(s, 'utf8');
     this.writeBytes(b, 0, b.length);
   }
 
   /** Writes a field, quoted when Go's csv.Writer would quote it. */
-  private writeBytes(buf: Uint8Array, s: number, e: number): void {
-    const out = this.out;
+  private writeBytes(buf: Buffer, s: number, e: number): void {
+    const line = this.line;
     if (!this.needsQuotes(buf, s, e)) {
-      out.writeBytes(buf, s, e - s);
+      line.append(buf, s, e);
       return;
     }
-    out.writeByte(34);
+    line.push(34);
     let start = s;
     for (let i = s; i < e; i++) {
       if (buf[i] === 34) {
-        out.writeBytes(buf, start, i + 1 - start);
-        out.writeByte(34);
+        line.append(buf, start, i + 1);
+        line.push(34);
         start = i + 1;
       }
     }
-    out.writeBytes(buf, start, e - start);
-    out.writeByte(34);
+    line.append(buf, start, e);
+    line.push(34);
   }
 
-  private needsQuotes(buf: Uint8Array, s: number, e: number): boolean {
+  private needsQuotes(buf: Buffer, s: number, e: number): boolean {
     if (e === s) return false;
     if (e - s === 2 && buf[s] === 0x5c && buf[s + 1] === 0x2e) return true;
     const delim = this.delim;

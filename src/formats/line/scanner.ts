@@ -66,6 +66,12 @@ export class LineScanner {
       this.tooLong = false;
       if (this.pieces.length === 0) {
         this.lineOffset = this.consumed + pos;
+        if (nl - pos > this.maxLine) {
+          this.tooLong = true;
+          this.buf = EMPTY;
+          this.start = this.end = 0;
+          return true;
+        }
         this.buf = chunk;
         this.start = pos;
         this.end = nl;

@@ -12,7 +12,7 @@
 // container, are disguised by escaping their first character.
 
 import { isUtf8 } from 'node:buffer';
-import { OutputBuffer } from '../io';
+import { ByteBuf } from './bytebuf';
 import { decodeRune, isPrint, RUNE_ERROR, runeLen } from './strconv';
 
 function unhex(c: number): number {
@@ -131,19 +131,19 @@ function mayChangeUnderNFC(b: Uint8Array): boolean {
  * reference.
  */
 export function writeZeekString(
-  out: OutputBuffer,
-  buf: Uint8Array,
+  out: ByteBuf,
+  buf: Buffer,
   s: number,
   e: number,
   inContainer: boolean,
 ): void {
   const n = e - s;
   if (n === 1 && buf[s] === 0x2d) {
-    out.writeString('\\x2d');
+    out.text('\\x2d');
     return;
   }
   if (n === 7 && isEmptyMarker(buf, s)) {
-    out.writeString('\\x28empty)');
+    out.text('\\x28empty)');
     return;
   }
   let start = s;
@@ -154,8 +154,8 @@ export function writeZeekString(
       continue;
     }
     if (c === 0x5c) {
-      out.writeBytes(buf, start, i - start);
-      out.writeString('\\\\');
+      out.append(buf, start, i);
+      out.text('\\\\');
       i++;
       start = i;
       continue;
@@ -163,15 +163,15 @@ export function writeZeekString(
     const r = decodeRune(buf, i, e);
     const len = runeLen;
     if (!isPrint(r) || r === 0x09 || (inContainer && r === 0x2c)) {
-      out.writeBytes(buf, start, i - start);
-      out.writeString(hexRune(r));
+      out.append(buf, start, i);
+      out.text(hexRune(r));
       i += len;
       start = i;
     } else {
       i += len;
     }
   }
-  out.writeBytes(buf, start, e - start);
+  out.append(buf, start, e);
 }
 
 const emptyMarker = Buffer.from('(empty)');

@@ -32,6 +32,9 @@ import { ParseError } from './strconv';
 /** The error when data arrives without a usable #fields/#types pair. */
 export const ERR_BAD_RECORD_DEF = 'bad types/fields definition in zeek header';
 
+/** Most levels of record nesting a dotted field name may ask for. */
+const MAX_NESTING = 1000;
+
 function badField(field: string): ParseError {
   return new ParseError(`encountered bad header field ${field} parsing zeek log`);
 }
@@ -186,11 +189,17 @@ export class ZeekHeader {
     if (this.fields.length === 0 || this.needFields || this.needTypes) {
       throw new ParseError(ERR_BAD_RECORD_DEF);
     }
+    for (const f of this.fields) {
+      // Deeper names would cost quadratic time below (as in the reference).
+      if (f.name.split('.').length > MAX_NESTING) {
+        throw new ParseError('zeek field names nested too deeply');
+      }
+    }
     const { fields, sources } = coalesceRecordFields(this.fields as Field[]);
     let hasPath = false;
     for (const f of fields) if (f.name === '_path') hasPath = true;
     try {
-      let out = unflatten(this.ctx, fields, 0);
+      let out = unflatten(this.ctx, fields);
       this.addPath = this.path !== '' && !hasPath;
       if (this.addPath) out = [{ name: '_path', type: TypeString }, ...out];
       this.descriptor = this.ctx.lookupTypeRecord(out);
@@ -242,11 +251,8 @@ function prefixOf(name: string): string {
   return i < 0 ? '' : name.slice(0, i + 1);
 }
 
-const MAX_NESTING = 2000;
-
 /** Turns runs of adjacent "a.b" fields into nested records. */
-function unflatten(ctx: TypeContext, fields: Field[], depth: number): Field[] {
-  if (depth > MAX_NESTING) throw new ParseError('zeek field names nested too deeply');
+function unflatten(ctx: TypeContext, fields: Field[]): Field[] {
   const out: Field[] = [];
   let i = 0;
   while (i < fields.length) {
@@ -263,7 +269,7 @@ function unflatten(ctx: TypeContext, fields: Field[], depth: number): Field[] {
       const g = fields[i + nested.length];
       nested.push({ name: g.name.slice(prefix.length), type: g.type });
     }
-    const inner = unflatten(ctx, nested, depth + 1);
+    const inner = unflatten(ctx, nested);
     out.push({ name: f.name.slice(0, dot), type: ctx.lookupTypeRecord(inner) });
     i += nested.length;
   }

@@ -16,7 +16,8 @@ import { RecordProgram } from './builder';
 import { ZeekHeader } from './header';
 import { ParseError } from './strconv';
 
-const MAX_LINE = 50 * 1024 * 1024;
+// The reference's scanner buffer (50 MiB) must hold a line and its newline.
+const MAX_LINE = 50 * 1024 * 1024 - 1;
 const BATCH_VALUES = 1000;
 const BATCH_BYTES = 1024 * 1024;
 

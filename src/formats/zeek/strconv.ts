@@ -271,8 +271,11 @@ function special(s: string): number | undefined {
  * a syntax error, or null when the value overflows (Go's range error).
  */
 export function goFloat(s: string): number | undefined | null {
-  const sp = special(s);
-  if (sp !== undefined) return sp;
+  const c = s.charCodeAt(0);
+  if (!(c >= 48 && c <= 57) && c !== 46) {
+    const sp = special(s);
+    if (sp !== undefined) return sp;
+  }
   if (s.indexOf('_') >= 0) {
     if (!underscoreOK(s)) return undefined;
     s = s.replace(/_/g, '');

@@ -17,6 +17,7 @@ import { ZcodeError, ZIter } from '../../zed/zcode';
 import { DuplicateFieldError } from '../../zed/context';
 import { ByteSink, FormatError, OutputBuffer, ValueWriter, WriterOptions } from '../io';
 import { formatValue } from '../zson';
+import { ByteBuf } from './bytebuf';
 import { writeZeekString } from './escape';
 import { FlatLayout, Flattener } from './flatten';
 import { formatZeekTimeBody } from './time';
@@ -67,6 +68,8 @@ export class ZeekWriter implements ValueWriter {
   private out: OutputBuffer;
   private flattener = new Flattener();
   private layout: FlatLayout | undefined;
+  // The record being written.
+  private line = new ByteBuf(1024);
   private path = '';
   private wroteHeader = false;
 
@@ -111,17 +114,19 @@ export class ZeekWriter implements ValueWriter {
       this.writeHeader(layout, path);
       this.layout = layout;
     }
-    const out = this.out;
+    const line = this.line;
+    line.len = 0;
     let sep = false;
     for (let i = 0; i < n; i++) {
       if (i === pi) continue;
-      if (sep) out.writeByte(9);
+      if (sep) line.push(9);
       sep = true;
       const len = fl.lens[i];
-      if (len < 0) out.writeByte(0x2d);
+      if (len < 0) line.push(0x2d);
       else this.formatAny(types[i], v.buf, fl.offs[i], len, false);
     }
-    out.writeByte(10);
+    line.push(10);
+    this.out.writeBytes(line.buf, 0, line.len);
   }
 
   private writeHeader(layout: FlatLayout, path: string): void {
@@ -149,11 +154,11 @@ export class ZeekWriter implements ValueWriter {
 
   /** Writes a non-null value (or a null set element, as its zero value). */
   private formatAny(t: Type, buf: Buffer, off: number, len: number, inContainer: boolean): void {
-    const out = this.out;
+    const out = this.line;
     const u = t.under;
     if (u instanceof TypeArray || u instanceof TypeSet) {
       if (len <= 0) {
-        out.writeString('(empty)');
+        out.text('(empty)');
         return;
       }
       const isArray = u instanceof TypeArray;
@@ -161,9 +166,9 @@ export class ZeekWriter implements ValueWriter {
       let first = true;
       while (!it.done()) {
         it.next();
-        if (!first) out.writeByte(0x2c);
+        if (!first) out.push(0x2c);
         first = false;
-        if (it.len < 0 && isArray) out.writeByte(0x2d);
+        if (it.len < 0 && isArray) out.push(0x2d);
         else this.formatAny(u.type, buf, it.off, it.len < 0 ? 0 : it.len, true);
       }
       return;
@@ -174,39 +179,37 @@ export class ZeekWriter implements ValueWriter {
         return;
       case ID.Time:
       case ID.Duration:
-        out.writeString(formatZeekTimeBody(buf, off, len));
+        out.text(formatZeekTimeBody(buf, off, len));
         return;
       case ID.Bool:
-        out.writeByte(len > 0 && buf[off] !== 0 ? 0x54 : 0x46);
+        out.push(len > 0 && buf[off] !== 0 ? 0x54 : 0x46);
         return;
       case ID.Float64:
-        out.writeString(formatFloatF(decodeFloat(buf, off, len), 64));
+        out.text(formatFloatF(decodeFloat(buf, off, len), 64));
         return;
       case ID.Float32:
-        out.writeString(formatFloatF(decodeFloat(buf, off, len), 32));
+        out.text(formatFloatF(decodeFloat(buf, off, len), 32));
         return;
       case ID.Float16:
-        out.writeString(
-          formatFloatF(len === 2 ? float16ToNumber(buf[off] | (buf[off + 1] << 8)) : 0, 32),
-        );
+        out.text(formatFloatF(len === 2 ? float16ToNumber(buf[off] | (buf[off + 1] << 8)) : 0, 32));
         return;
       case ID.Int8:
       case ID.Int16:
       case ID.Int32:
       case ID.Int64:
-        out.writeString(String(decodeIntExact(buf, off, len)));
+        out.text(String(decodeIntExact(buf, off, len)));
         return;
       case ID.Uint8:
       case ID.Uint16:
       case ID.Uint32:
       case ID.Uint64:
-        out.writeString(String(decodeUintExact(buf, off, len)));
+        out.text(String(decodeUintExact(buf, off, len)));
         return;
       case ID.IP:
-        out.writeString(len === 0 ? 'invalid IP' : formatIP(buf, off, len));
+        out.text(len === 0 ? 'invalid IP' : formatIP(buf, off, len));
         return;
       case ID.Net:
-        out.writeString(len === 0 ? 'invalid Prefix' : formatNet(buf, off, len));
+        out.text(len === 0 ? 'invalid Prefix' : formatNet(buf, off, len));
         return;
     }
     // zeekTypeName rejects every other type before any data is written.

@@ -277,3 +277,23 @@ describe('zeek detection', () => {
     );
   });
 });
+
+describe('zeek reader: limits', () => {
+  it('refuses absurdly deep dotted names quickly', async () => {
+    const name = 'a.'.repeat(200000) + 'b';
+    const start = Date.now();
+    const e = await failure(`#separator \\x09\n#fields\t${name}\n#types\tint\n1\n`);
+    expect(e.message).toBe('line 4: zeek field names nested too deeply');
+    expect(Date.now() - start).toBeLessThan(2000);
+  });
+
+  it('skips lines over 50 MiB, as the reference does', async () => {
+    const big = 'x'.repeat(50 * 1024 * 1024);
+    const log = `#separator \\x09\n#fields\ts\n#types\tstring\n${big}\nok\n`;
+    for (const chunk of [undefined, 1024 * 1024]) {
+      const vals = await readWith('zeek', log, new TypeContext(), { chunk });
+      // (Compare sizes, not text: a failure must not print 50 MiB.)
+      expect(vals.map((v) => v.len)).toEqual([3]); // {s:"ok"}: a tag and two bytes
+    }
+  });
+});
