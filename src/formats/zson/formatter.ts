@@ -1,0 +1,961 @@
+// Zed values to ZSON text, byte for byte as the reference's formatter
+// writes them (zq -z with pretty 0, zq -Z with pretty 4).
+//
+// Decoration rules, in brief: a value is followed by a type decorator only
+// where its type is not implied by its text and not already known from an
+// enclosing decorator; a named type is defined where first used in each
+// top-level value (`(=name)` for self-describing types, `(name=type)`
+// otherwise) and referred to by name after that; union values always carry
+// their member type's decorator, and arrays, sets and maps of unions carry
+// their own type when the elements do not show every member.
+//
+// Text is written as bytes into a growing buffer; values are walked in
+// zcode form without building JS objects.
+
+import { formatFloatG } from '../../zed/floatfmt';
+import { formatIP, formatNet } from '../../zed/ipnet';
+import { quotedName, quotedTypeName } from '../../zed/names';
+import { formatDuration, formatTime } from '../../zed/nano';
+import {
+  decodeFloat,
+  decodeInt,
+  decodeIntBig,
+  decodeUint,
+  decodeUintBig,
+} from '../../zed/primitive';
+import { formatType as canonicalType } from '../../zed/typestring';
+import {
+  ID,
+  Kind,
+  primitiveById,
+  Type,
+  TypeArray,
+  TypeEnum,
+  TypeErr,
+  TypeMap,
+  TypeNamed,
+  TypeNull,
+  TypePrimitive,
+  TypeRecord,
+  TypeSet,
+  TypeUnion,
+} from '../../zed/types';
+import { readUvarint, uv } from '../../zed/zcode';
+import { decodeUTF8Go, utf8SeqLen } from './gotext';
+
+/** A growable byte buffer for text output. */
+export class TextBuffer {
+  buf: Buffer;
+  len = 0;
+
+  constructor(size = 1 << 16) {
+    this.buf = Buffer.allocUnsafe(size);
+  }
+
+  ensure(n: number): void {
+    if (this.len + n <= this.buf.length) return;
+    let size = this.buf.length * 2;
+    while (size < this.len + n) size *= 2;
+    const nb = Buffer.allocUnsafe(size);
+    this.buf.copy(nb, 0, 0, this.len);
+    this.buf = nb;
+  }
+
+  byte(c: number): void {
+    if (this.len >= this.buf.length) this.ensure(1);
+    this.buf[this.len++] = c;
+  }
+
+  /** Appends a string of ASCII (Latin-1) characters. */
+  ascii(s: string): void {
+    const n = s.length;
+    if (this.len + n > this.buf.length) this.ensure(n);
+    const buf = this.buf;
+    let p = this.len;
+    for (let i = 0; i < n; i++) buf[p++] = s.charCodeAt(i);
+    this.len = p;
+  }
+
+  /** Appends any string as UTF-8. */
+  utf8(s: string): void {
+    this.ensure(s.length * 3);
+    this.len += this.buf.write(s, this.len, 'utf8');
+  }
+
+  raw(src: Uint8Array, off: number, len: number): void {
+    this.ensure(len);
+    if (len < 32) {
+      const buf = this.buf;
+      let p = this.len;
+      for (let i = 0; i < len; i++) buf[p++] = src[off + i];
+      this.len = p;
+      return;
+    }
+    this.buf.set(src.subarray(off, off + len), this.len);
+    this.len += len;
+  }
+
+  spaces(n: number): void {
+    if (n <= 0) return;
+    this.ensure(n);
+    this.buf.fill(0x20, this.len, this.len + n);
+    this.len += n;
+  }
+
+  /** Takes the text written so far, leaving the buffer empty. */
+  take(): Buffer {
+    const out = Buffer.from(this.buf.subarray(0, this.len));
+    this.len = 0;
+    return out;
+  }
+
+  toString(): string {
+    return this.buf.toString('utf8', 0, this.len);
+  }
+}
+
+const hexDigits = '0123456789abcdef';
+
+// Bytes written as themselves inside a quoted string.
+const safeByte = new Uint8Array(128);
+for (let c = 0x20; c < 0x80; c++) safeByte[c] = c === 0x22 || c === 0x5c ? 0 : 1;
+
+/** Writes bytes as a quoted ZSON string (invalid UTF-8 bytes as \ufffd, as the reference does). */
+export function writeQuoted(out: TextBuffer, buf: Uint8Array, off: number, len: number): void {
+  out.ensure(len * 6 + 2);
+  const ob = out.buf;
+  let p = out.len;
+  ob[p++] = 0x22;
+  const end = off + len;
+  for (let i = off; i < end;) {
+    const c = buf[i];
+    if (c < 0x80) {
+      if (safeByte[c]) {
+        ob[p++] = c;
+        i++;
+        continue;
+      }
+      ob[p++] = 0x5c;
+      switch (c) {
+        case 0x22:
+        case 0x5c:
+          ob[p++] = c;
+          break;
+        case 0x08:
+          ob[p++] = 0x62;
+          break;
+        case 0x0c:
+          ob[p++] = 0x66;
+          break;
+        case 0x0a:
+          ob[p++] = 0x6e;
+          break;
+        case 0x0d:
+          ob[p++] = 0x72;
+          break;
+        case 0x09:
+          ob[p++] = 0x74;
+          break;
+        default:
+          ob[p++] = 0x75;
+          ob[p++] = 0x30;
+          ob[p++] = 0x30;
+          ob[p++] = hexDigits.charCodeAt(c >> 4);
+          ob[p++] = hexDigits.charCodeAt(c & 15);
+      }
+      i++;
+      continue;
+    }
+    const n = utf8SeqLen(buf, i, end);
+    if (n === 0) {
+      // \ufffd
+      ob[p++] = 0x5c;
+      ob[p++] = 0x75;
+      ob[p++] = 0x66;
+      ob[p++] = 0x66;
+      ob[p++] = 0x66;
+      ob[p++] = 0x64;
+      i++;
+      continue;
+    }
+    for (let k = 0; k < n; k++) ob[p++] = buf[i + k];
+    i += n;
+  }
+  ob[p++] = 0x22;
+  out.len = p;
+}
+
+/** Go's `%d.`-or-shortest-'g' text of a float, as ZSON writes floats. */
+export function floatText(v: number, bits: 32 | 64): string {
+  if (Number.isInteger(v) && v >= -9223372036854775808 && v < 9223372036854775808) {
+    if (v > -1e21 && v < 1e21) return String(v === 0 ? 0 : v) + '.';
+    return BigInt(v).toString() + '.';
+  }
+  if (bits === 64 && Number.isFinite(v)) {
+    const a = v < 0 ? -v : v;
+    // Where JS and Go both use plain decimal notation their digits agree.
+    if (a >= 1e-4 && a < 1e6) return String(v);
+  }
+  return formatFloatG(v, bits);
+}
+
+// ---- time text without bigints ----
+
+let cachedDay = NaN;
+let cachedDate = '';
+
+function pad2(n: number): string {
+  return n < 10 ? '0' + n : String(n);
+}
+
+/** RFC 3339 text (trailing fractional zeros trimmed) of a zig-zag int64 time body. */
+export function timeText(buf: Uint8Array, off: number, len: number): string {
+  if (len > 8) return formatTime(decodeIntBig(buf, off, len));
+  // u = hi*2^32 + lo, the zig-zag encoding.
+  let lo = 0;
+  let hi = 0;
+  for (let i = 0; i < len; i++) {
+    const v = buf[off + i];
+    if (i < 4) lo += v * 2 ** (8 * i);
+    else hi += v * 2 ** (8 * (i - 4));
+  }
+  const neg = (lo & 1) === 1;
+  // m = |v| = u>>1 (+1 when negative), as hi/lo words.
+  let mh = hi >>> 1;
+  let ml = (hi & 1) * 2147483648 + Math.floor(lo / 2);
+  if (neg) {
+    ml += 1;
+    if (ml === 4294967296) {
+      ml = 0;
+      mh += 1;
+    }
+  }
+  // m / 1e9 by long division in 16-bit words.
+  const w = [mh >>> 16, mh & 0xffff, Math.floor(ml / 65536), ml % 65536];
+  let rem = 0;
+  let q = 0;
+  for (let i = 0; i < 4; i++) {
+    const cur = rem * 65536 + w[i];
+    const d = Math.floor(cur / 1e9);
+    rem = cur - d * 1e9;
+    q = q * 65536 + d;
+  }
+  let secs = q;
+  let nsec = rem;
+  if (neg) {
+    secs = -q;
+    if (rem > 0) {
+      secs -= 1;
+      nsec = 1e9 - rem;
+    }
+  }
+  const day = Math.floor(secs / 86400);
+  const sod = secs - day * 86400;
+  if (day !== cachedDay) {
+    cachedDate = formatTime(BigInt(day) * 86_400_000_000_000n).slice(0, -9);
+    cachedDay = day;
+  }
+  const hh = Math.floor(sod / 3600);
+  const mm = Math.floor((sod % 3600) / 60);
+  const ss = sod % 60;
+  let s = cachedDate + pad2(hh) + ':' + pad2(mm) + ':' + pad2(ss);
+  if (nsec !== 0) {
+    let f = String(nsec).padStart(9, '0');
+    let end = 9;
+    while (f.charCodeAt(end - 1) === 48) end--;
+    f = f.slice(0, end);
+    s += '.' + f;
+  }
+  return s + 'Z';
+}
+
+// ---- per-type facts, cached ----
+
+/** Implied: the type of a value of this type follows from its text (zson.Implied). */
+function computeImplied(t: Type): boolean {
+  if (t instanceof TypePrimitive) {
+    switch (t.id) {
+      case ID.Int64:
+      case ID.Duration:
+      case ID.Time:
+      case ID.Float64:
+      case ID.Bool:
+      case ID.Bytes:
+      case ID.String:
+      case ID.IP:
+      case ID.Net:
+      case ID.Type:
+      case ID.Null:
+        return true;
+    }
+    return false;
+  }
+  if (t instanceof TypeRecord) return t.fields.every((f) => computeImplied(f.type));
+  if (t instanceof TypeArray || t instanceof TypeSet || t instanceof TypeErr)
+    return computeImplied(t.type);
+  if (t instanceof TypeMap) return computeImplied(t.keyType) && computeImplied(t.valType);
+  return false;
+}
+
+/** Self-describing: a `(=name)` definition can take the type from the value (zson.SelfDescribing). */
+function selfDescribing(t: Type): boolean {
+  if (computeImplied(t)) return true;
+  if (
+    t instanceof TypeRecord ||
+    t instanceof TypeArray ||
+    t instanceof TypeSet ||
+    t instanceof TypeMap
+  )
+    return true;
+  if (t instanceof TypeNamed) return selfDescribing(t.type);
+  return false;
+}
+
+export interface FormatterOptions {
+  /** Indent width; 0 for one value per line. */
+  pretty?: number;
+  /** Named types whose names match persist across values (zq -persist). */
+  persist?: RegExp;
+}
+
+/** Formats values as ZSON, one top-level value at a time. */
+export class Formatter {
+  readonly out: TextBuffer;
+  private readonly tab: number;
+  private readonly pretty: boolean;
+  private typedefs = new Map<string, TypeNamed>();
+  private permanent: Map<string, TypeNamed> | null;
+  private persist: RegExp | null;
+  private implied = new Map<Type, boolean>();
+  private fieldNames = new Map<TypeRecord, Buffer[]>();
+
+  constructor(opts: FormatterOptions = {}, out = new TextBuffer()) {
+    this.out = out;
+    this.tab = opts.pretty ?? 0;
+    this.pretty = this.tab > 0;
+    this.persist = opts.persist ?? null;
+    this.permanent = this.persist ? new Map() : null;
+  }
+
+  /**
+   * Appends one top-level value (no newline). Named types are defined
+   * afresh in each top-level value, as the reference's writer does.
+   */
+  format(type: Type, buf: Uint8Array, off: number, len: number): void {
+    if (this.typedefs.size > 0) this.typedefs.clear();
+    // Types from many contexts may pass through one formatter: bound the caches.
+    if (this.implied.size > 10000) {
+      this.implied.clear();
+      this.fieldNames.clear();
+    }
+    const known = this.hasName(type);
+    this.formatValue(0, type, buf, off, len, known, this.isImplied(type), false);
+    this.decorate(type, false, len < 0);
+  }
+
+  private isImplied(t: Type): boolean {
+    let v = this.implied.get(t);
+    if (v === undefined) {
+      v = computeImplied(t);
+      this.implied.set(t, v);
+    }
+    return v;
+  }
+
+  private hasName(t: Type): boolean {
+    if (!(t instanceof TypeNamed)) return false;
+    return this.typedefs.has(t.name) || (this.permanent !== null && this.permanent.has(t.name));
+  }
+
+  private nameOf(t: Type): string | undefined {
+    if (!(t instanceof TypeNamed)) return undefined;
+    if (this.typedefs.get(t.name) === t) return t.name;
+    if (this.permanent !== null && this.permanent.get(t.name) === t) return t.name;
+    return undefined;
+  }
+
+  private saveType(t: TypeNamed): void {
+    this.typedefs.set(t.name, t);
+    if (this.permanent !== null && this.persist!.test(t.name)) this.permanent.set(t.name, t);
+  }
+
+  private formatValue(
+    indent: number,
+    typ: Type,
+    buf: Uint8Array,
+    off: number,
+    len: number,
+    parentKnown: boolean,
+    parentImplied: boolean,
+    decorate: boolean,
+  ): void {
+    const out = this.out;
+    if (len < 0) {
+      out.ascii('null');
+      if (decorate) this.decorate(typ, parentImplied ? false : parentKnown, true);
+      return;
+    }
+    const known = parentKnown || (typ instanceof TypeNamed && this.hasName(typ));
+    let empty = false;
+    switch (typ.kind) {
+      case Kind.Primitive:
+        if (typ instanceof TypeNamed)
+          this.formatValue(indent, typ.type, buf, off, len, known, parentImplied, false);
+        else this.formatPrimitive(indent, typ as TypePrimitive, buf, off, len);
+        break;
+      case Kind.Record:
+        if (typ instanceof TypeNamed)
+          this.formatValue(indent, typ.type, buf, off, len, known, parentImplied, false);
+        else this.formatRecord(indent, typ as TypeRecord, buf, off, len, known, parentImplied);
+        break;
+      default:
+        if (typ instanceof TypeNamed) {
+          this.formatValue(indent, typ.type, buf, off, len, known, parentImplied, false);
+        } else if (typ instanceof TypeArray || typ instanceof TypeSet) {
+          const set = typ instanceof TypeSet;
+          empty = this.formatVector(indent, set, typ, buf, off, len, known, parentImplied);
+        } else if (typ instanceof TypeUnion) {
+          const [mt, moff, mlen] = untag(typ, buf, off, len);
+          this.formatValue(indent, mt, buf, moff, mlen, false, true, true);
+        } else if (typ instanceof TypeMap) {
+          empty = this.formatMap(indent, typ, buf, off, len, known, parentImplied);
+        } else if (typ instanceof TypeEnum) {
+          const id = decodeUint(buf, off, len);
+          if (len > 6 || id >= typ.symbols.length) throw new Error('enum index out of range');
+          out.byte(0x25);
+          out.utf8(typ.symbols[id]);
+        } else if (typ instanceof TypeErr) {
+          out.ascii('error(');
+          this.formatValue(indent, typ.type, buf, off, len, known, parentImplied, false);
+          out.byte(0x29);
+        }
+    }
+    if (decorate) this.decorate(typ, parentKnown, empty);
+  }
+
+  private decorate(typ: Type, known: boolean, isNull: boolean): void {
+    if (known || (!(isNull && typ !== TypeNull) && this.isImplied(typ))) return;
+    const out = this.out;
+    const name = this.nameOf(typ);
+    if (name !== undefined) {
+      if (this.pretty) out.byte(0x20);
+      out.byte(0x28);
+      out.utf8(quotedTypeName(name));
+      out.byte(0x29);
+    } else if (!isNull && selfDescribing(typ)) {
+      if (typ instanceof TypeNamed) {
+        this.saveType(typ);
+        if (this.pretty) out.byte(0x20);
+        out.ascii('(=');
+        out.utf8(quotedTypeName(typ.name));
+        out.byte(0x29);
+      }
+    } else {
+      if (this.pretty) out.byte(0x20);
+      out.byte(0x28);
+      this.formatType(typ);
+      out.byte(0x29);
+    }
+  }
+
+  private quotedFields(t: TypeRecord): Buffer[] {
+    let names = this.fieldNames.get(t);
+    if (!names) {
+      names = t.fields.map((f) =>
+        Buffer.from(quotedName(f.name) + (this.pretty ? ': ' : ':'), 'utf8'),
+      );
+      this.fieldNames.set(t, names);
+    }
+    return names;
+  }
+
+  private formatRecord(
+    indent: number,
+    typ: TypeRecord,
+    buf: Uint8Array,
+    off: number,
+    len: number,
+    known: boolean,
+    parentImplied: boolean,
+  ): void {
+    const out = this.out;
+    const fields = typ.fields;
+    out.byte(0x7b);
+    if (fields.length === 0) {
+      out.byte(0x7d);
+      return;
+    }
+    const names = this.quotedFields(typ);
+    const pretty = this.pretty;
+    indent += this.tab;
+    const end = off + len;
+    let p = off;
+    for (let i = 0; i < fields.length; i++) {
+      if (p >= end) throw new Error('record missing a field');
+      if (i > 0) out.byte(0x2c);
+      if (pretty) {
+        out.byte(0x0a);
+        out.spaces(indent);
+      }
+      const name = names[i];
+      out.raw(name, 0, name.length);
+      const tag = readUvarint(buf, p, end);
+      if (tag < 0) throw new Error('truncated record value');
+      const body = uv.end;
+      const flen = tag - 1;
+      p = body + (flen > 0 ? flen : 0);
+      if (p > end) throw new Error('truncated record value');
+      this.formatValue(indent, fields[i].type, buf, body, flen, known, parentImplied, true);
+    }
+    if (pretty) {
+      out.byte(0x0a);
+      out.spaces(indent - this.tab);
+    }
+    out.byte(0x7d);
+  }
+
+  /** Writes an array or set; returns true when it is empty. */
+  private formatVector(
+    indent: number,
+    set: boolean,
+    typ: TypeArray | TypeSet,
+    buf: Uint8Array,
+    off: number,
+    len: number,
+    known: boolean,
+    parentImplied: boolean,
+  ): boolean {
+    const out = this.out;
+    if (set) out.byte(0x7c);
+    out.byte(0x5b);
+    const end = off + len;
+    if (len === 0) {
+      out.byte(0x5d);
+      if (set) out.byte(0x7c);
+      return true;
+    }
+    indent += this.tab;
+    const inner = typ.type;
+    const union = inner.under instanceof TypeUnion ? inner.under : null;
+    let seen: Set<Type> | null = null;
+    let p = off;
+    let first = true;
+    while (p < end) {
+      if (!first) out.byte(0x2c);
+      first = false;
+      if (this.pretty) {
+        out.byte(0x0a);
+        out.spaces(indent);
+      }
+      const tag = readUvarint(buf, p, end);
+      if (tag < 0) throw new Error('truncated container value');
+      const body = uv.end;
+      const elen = tag - 1;
+      p = body + (elen > 0 ? elen : 0);
+      if (p > end) throw new Error('truncated container value');
+      if (union === null) {
+        this.formatValue(indent, inner, buf, body, elen, known, parentImplied, true);
+      } else if (elen < 0) {
+        this.formatValue(indent, TypeNull, buf, body, elen, known, parentImplied, true);
+      } else {
+        const [mt, moff, mlen] = untag(union, buf, body, elen);
+        (seen ??= new Set()).add(mt);
+        this.formatValue(indent, mt, buf, moff, mlen, known, parentImplied, true);
+      }
+    }
+    if (this.pretty) {
+      out.byte(0x0a);
+      out.spaces(indent - this.tab);
+    }
+    out.byte(0x5d);
+    if (set) out.byte(0x7c);
+    if (union !== null && (inner instanceof TypeNamed || (seen?.size ?? 0) < union.types.length)) {
+      // Show the whole union when the elements do not.
+      this.decorate(typ, false, true);
+    }
+    return false;
+  }
+
+  /** Writes a map; returns true when it is empty. */
+  private formatMap(
+    indent: number,
+    typ: TypeMap,
+    buf: Uint8Array,
+    off: number,
+    len: number,
+    known: boolean,
+    parentImplied: boolean,
+  ): boolean {
+    const out = this.out;
+    const pretty = this.pretty;
+    out.ascii('|{');
+    indent += this.tab;
+    const end = off + len;
+    const ku = typ.keyType.under instanceof TypeUnion ? typ.keyType.under : null;
+    const vu = typ.valType.under instanceof TypeUnion ? typ.valType.under : null;
+    let kseen: Set<Type> | null = null;
+    let vseen: Set<Type> | null = null;
+    let empty = true;
+    let p = off;
+    while (p < end) {
+      const ktag = readUvarint(buf, p, end);
+      if (ktag < 0) throw new Error('truncated map value');
+      const kbody = uv.end;
+      const klen = ktag - 1;
+      p = kbody + (klen > 0 ? klen : 0);
+      if (p >= end) throw new Error('truncated map value');
+      const vtag = readUvarint(buf, p, end);
+      if (vtag < 0) throw new Error('truncated map value');
+      const vbody = uv.end;
+      const vlen = vtag - 1;
+      p = vbody + (vlen > 0 ? vlen : 0);
+      if (p > end) throw new Error('truncated map value');
+      if (!empty) out.byte(0x2c);
+      empty = false;
+      if (pretty) {
+        out.byte(0x0a);
+        out.spaces(indent);
+      }
+      let kt = typ.keyType;
+      let koff = kbody;
+      let kl = klen;
+      if (ku !== null) {
+        if (klen < 0) kt = TypeNull;
+        else {
+          [kt, koff, kl] = untag(ku, buf, kbody, klen);
+          (kseen ??= new Set()).add(kt);
+        }
+      }
+      this.formatValue(indent, kt, buf, koff, kl, known, parentImplied, true);
+      if (kt.under.id === ID.IP && kl === 16) {
+        // Space keeps an IPv6 key's last group from running into the colon.
+        out.byte(0x20);
+      }
+      out.byte(0x3a);
+      if (pretty) out.byte(0x20);
+      let vt = typ.valType;
+      let voff = vbody;
+      let vl = vlen;
+      if (vu !== null) {
+        if (vlen < 0) vt = TypeNull;
+        else {
+          [vt, voff, vl] = untag(vu, buf, vbody, vlen);
+          (vseen ??= new Set()).add(vt);
+        }
+      }
+      this.formatValue(indent, vt, buf, voff, vl, known, parentImplied, true);
+    }
+    if (pretty) {
+      out.byte(0x0a);
+      out.spaces(indent - this.tab);
+    }
+    out.ascii('}|');
+    const kdec =
+      ku !== null && (typ.keyType instanceof TypeNamed || (kseen?.size ?? 0) < ku.types.length);
+    const vdec =
+      vu !== null && (typ.valType instanceof TypeNamed || (vseen?.size ?? 0) < vu.types.length);
+    if (kdec || vdec) this.decorate(typ, false, true);
+    return empty;
+  }
+
+  private formatPrimitive(
+    indent: number,
+    t: TypePrimitive,
+    buf: Uint8Array,
+    off: number,
+    len: number,
+  ): void {
+    const out = this.out;
+    switch (t.id) {
+      case ID.String:
+        writeQuoted(out, buf, off, len);
+        return;
+      case ID.Int8:
+      case ID.Int16:
+      case ID.Int32:
+      case ID.Int64:
+        out.ascii(
+          len <= 6 ? String(decodeInt(buf, off, len)) : decodeIntBig(buf, off, len).toString(),
+        );
+        return;
+      case ID.Uint8:
+      case ID.Uint16:
+      case ID.Uint32:
+      case ID.Uint64:
+        out.ascii(
+          len <= 6 ? String(decodeUint(buf, off, len)) : decodeUintBig(buf, off, len).toString(),
+        );
+        return;
+      case ID.Time:
+        out.ascii(timeText(buf, off, len));
+        return;
+      case ID.Duration:
+        out.ascii(
+          formatDuration(len <= 6 ? decodeInt(buf, off, len) : decodeIntBig(buf, off, len)),
+        );
+        return;
+      case ID.Float64:
+        out.ascii(floatText(decodeFloat(buf, off, len), 64));
+        return;
+      case ID.Float32:
+      case ID.Float16:
+        out.ascii(floatText(decodeFloat(buf, off, len), 32));
+        return;
+      case ID.Bool:
+        out.ascii(len > 0 && buf[off] !== 0 ? 'true' : 'false');
+        return;
+      case ID.IP:
+        out.ascii(formatIP(buf, off, len));
+        return;
+      case ID.Net:
+        out.ascii(formatNet(buf, off, len));
+        return;
+      case ID.Bytes: {
+        out.ensure(2 + len * 2);
+        const ob = out.buf;
+        let p = out.len;
+        ob[p++] = 0x30;
+        ob[p++] = 0x78;
+        for (let i = 0; i < len; i++) {
+          const c = buf[off + i];
+          ob[p++] = hexDigits.charCodeAt(c >> 4);
+          ob[p++] = hexDigits.charCodeAt(c & 15);
+        }
+        out.len = p;
+        return;
+      }
+      case ID.Type:
+        out.byte(0x3c);
+        this.formatTypeValue(indent, buf, off, off + len);
+        out.byte(0x3e);
+        return;
+      default:
+        out.ascii('null');
+    }
+  }
+
+  /** A type in a decorator: names defined where first seen, as written by the reference. */
+  private formatType(t: Type): void {
+    const out = this.out;
+    const name = this.nameOf(t);
+    if (name !== undefined) {
+      out.utf8(name);
+      return;
+    }
+    if (t instanceof TypeNamed) {
+      this.saveType(t);
+      out.utf8(t.name);
+      out.byte(0x3d);
+      this.formatType(t.type);
+      return;
+    }
+    if (t instanceof TypePrimitive) {
+      out.ascii(t.name);
+    } else if (t instanceof TypeRecord) {
+      out.byte(0x7b);
+      t.fields.forEach((f, i) => {
+        if (i > 0) out.byte(0x2c);
+        out.utf8(quotedName(f.name));
+        out.byte(0x3a);
+        this.formatType(f.type);
+      });
+      out.byte(0x7d);
+    } else if (t instanceof TypeArray) {
+      out.byte(0x5b);
+      this.formatType(t.type);
+      out.byte(0x5d);
+    } else if (t instanceof TypeSet) {
+      out.ascii('|[');
+      this.formatType(t.type);
+      out.ascii(']|');
+    } else if (t instanceof TypeMap) {
+      out.ascii('|{');
+      this.formatType(t.keyType);
+      out.byte(0x3a);
+      this.formatType(t.valType);
+      out.ascii('}|');
+    } else if (t instanceof TypeUnion) {
+      out.byte(0x28);
+      t.types.forEach((u, i) => {
+        if (i > 0) out.byte(0x2c);
+        this.formatType(u);
+      });
+      out.byte(0x29);
+    } else if (t instanceof TypeEnum) {
+      out.utf8('enum(' + t.symbols.map(quotedName).join(',') + ')');
+    } else if (t instanceof TypeErr) {
+      // The reference writes an error's inner type on its own, apart from
+      // the value's definitions.
+      out.utf8('error(' + canonicalType(t.type) + ')');
+    }
+  }
+
+  /**
+   * Writes a type value's encoding buf[off, end) as the reference does:
+   * spread over indented lines when pretty, names of definitions and
+   * references written as they are. Returns the offset after the type.
+   */
+  private formatTypeValue(indent: number, buf: Uint8Array, off: number, end: number): number {
+    const out = this.out;
+    const tab = this.tab;
+    const nl = this.pretty;
+    if (off >= end) {
+      out.ascii('<ERR truncated type value>');
+      return end;
+    }
+    const code = buf[off++];
+    const name = (): string | undefined => {
+      const n = readUvarint(buf, off, end);
+      if (n < 0 || uv.end + n > end) return undefined;
+      const s = decodeUTF8Go(buf, uv.end, uv.end + n);
+      off = uv.end + n;
+      return s;
+    };
+    const count = (): number => {
+      const n = readUvarint(buf, off, end);
+      if (n >= 0) off = uv.end;
+      return n;
+    };
+    const trunc = (): number => {
+      out.ascii('<ERR truncated type value>');
+      return end;
+    };
+    switch (code) {
+      case 30: {
+        out.byte(0x7b);
+        const n = count();
+        if (n < 0) return trunc();
+        if (n === 0) {
+          out.byte(0x7d);
+          return off;
+        }
+        indent += tab;
+        for (let k = 0; k < n; k++) {
+          if (k > 0) out.byte(0x2c);
+          if (nl) out.byte(0x0a);
+          const f = name();
+          if (f === undefined) return trunc();
+          out.spaces(indent);
+          out.utf8(quotedName(f));
+          out.byte(0x3a);
+          if (nl) out.byte(0x20);
+          off = this.formatTypeValue(indent, buf, off, end);
+        }
+        if (nl) out.byte(0x0a);
+        out.spaces(indent - tab);
+        out.byte(0x7d);
+        return off;
+      }
+      case 31:
+      case 32: {
+        const set = code === 32;
+        out.ascii(set ? '|[' : '[');
+        if (off < end && buf[off] < 30) {
+          off = this.formatTypeValue(indent, buf, off, end);
+        } else {
+          indent += tab;
+          if (nl) out.byte(0x0a);
+          out.spaces(indent);
+          off = this.formatTypeValue(indent, buf, off, end);
+          if (nl) out.byte(0x0a);
+          out.spaces(indent - tab);
+        }
+        out.ascii(set ? ']|' : ']');
+        return off;
+      }
+      case 33: {
+        out.ascii('|{');
+        let newline = nl;
+        indent += tab;
+        if (off < end && buf[off] < 30 && (off + 1 >= end || buf[off + 1] < 30)) {
+          // Primitive key and value types stay on one line.
+          indent -= tab;
+          newline = false;
+        }
+        if (newline) out.byte(0x0a);
+        out.spaces(indent);
+        off = this.formatTypeValue(indent, buf, off, end);
+        out.byte(0x3a);
+        if (nl) out.byte(0x20);
+        off = this.formatTypeValue(indent, buf, off, end);
+        if (newline) {
+          out.byte(0x0a);
+          out.spaces(indent - tab);
+        }
+        out.ascii('}|');
+        return off;
+      }
+      case 34: {
+        out.byte(0x28);
+        const n = count();
+        if (n < 0) return trunc();
+        indent += tab;
+        for (let k = 0; k < n; k++) {
+          if (k > 0) out.byte(0x2c);
+          if (nl) out.byte(0x0a);
+          out.spaces(indent);
+          off = this.formatTypeValue(indent, buf, off, end);
+        }
+        if (nl) out.byte(0x0a);
+        out.spaces(indent - tab);
+        out.byte(0x29);
+        return off;
+      }
+      case 35: {
+        out.ascii('enum(');
+        const n = count();
+        if (n < 0) return trunc();
+        for (let k = 0; k < n; k++) {
+          if (k > 0) out.byte(0x2c);
+          const s = name();
+          if (s === undefined) return trunc();
+          out.utf8(quotedName(s));
+        }
+        out.byte(0x29);
+        return off;
+      }
+      case 36:
+        out.ascii('error(');
+        off = this.formatTypeValue(indent, buf, off, end);
+        out.byte(0x29);
+        return off;
+      case 37:
+      case 38: {
+        const s = name();
+        if (s === undefined) return trunc();
+        out.utf8(s);
+        if (code === 38) return off;
+        out.byte(0x3d);
+        return this.formatTypeValue(indent, buf, off, end);
+      }
+      default: {
+        const p = primitiveById(code);
+        if (!p) {
+          out.ascii(`<ERR bad type ID in type value: unknown type id: ${code}>`);
+          return end;
+        }
+        out.ascii(p.name);
+        return off;
+      }
+    }
+  }
+}
+
+/** The member type and body of a non-null union value. */
+function untag(u: TypeUnion, buf: Uint8Array, off: number, len: number): [Type, number, number] {
+  if (len < 0) return [u, off, len];
+  const end = off + len;
+  const ttag = readUvarint(buf, off, end);
+  if (ttag <= 0) throw new Error('bad union value');
+  const tlen = ttag - 1;
+  const tag = decodeInt(buf, uv.end, tlen);
+  let p = uv.end + tlen;
+  if (tag < 0 || tag >= u.types.length || p > end)
+    throw new Error(`union tag out of range: ${tag}`);
+  const vtag = readUvarint(buf, p, end);
+  if (vtag < 0) throw new Error('bad union value');
+  p = uv.end;
+  const vlen = vtag - 1;
+  if (p + (vlen > 0 ? vlen : 0) > end) throw new Error('bad union value');
+  return [u.types[tag], p, vlen];
+}
