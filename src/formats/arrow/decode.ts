@@ -463,7 +463,11 @@ export function planFor(ctx: TypeContext, t: A.DataType): Plan {
     }
     case A.Type.Struct: {
       const kids = (t as A.Struct).children.map((f) => planFor(ctx, f.type));
-      const fields = (t as A.Struct).children.map((f, i) => ({ name: f.name, type: kids[i].zed }));
+      // apache-arrow reads an empty field name as null.
+      const fields = (t as A.Struct).children.map((f, i) => ({
+        name: f.name ?? '',
+        type: kids[i].zed,
+      }));
       const p = new Plan(t, ctx.lookupTypeRecord(fields));
       p.children = kids;
       return p;
@@ -520,9 +524,10 @@ export function uniqueTypes(types: readonly Type[]): Type[] {
 export function planForSchema(ctx: TypeContext, schema: A.Schema): Plan {
   const seen = new Map<string, number>();
   const fields = schema.fields.map((f) => {
-    const n = seen.get(f.name) ?? 0;
-    seen.set(f.name, n + 1);
-    return n > 0 ? new A.Field(f.name + n, f.type, f.nullable, f.metadata) : f;
+    const name = f.name ?? '';
+    const n = seen.get(name) ?? 0;
+    seen.set(name, n + 1);
+    return n > 0 ? new A.Field(name + n, f.type, f.nullable, f.metadata) : f;
   });
   return planFor(ctx, new A.Struct(fields));
 }

@@ -127,7 +127,13 @@ class NullCol extends Col {
   protected pushValue(): void {}
   protected pushNull(): void {}
   protected build(length: number): A.Data {
-    return A.makeData({ type: this.type as A.Null, length });
+    // An all-zero validity bitmap (never written: Null columns have no
+    // buffers) keeps the null count right when apache-arrow slices this
+    // data inside a list, where it would otherwise write -1.
+    const validity = new Uint8Array((length + 7) >> 3);
+    return new A.Data(this.type as A.Null, 0, length, length, {
+      [A.BufferType.VALIDITY]: validity,
+    });
   }
 }
 

@@ -67,7 +67,7 @@ export class ParquetWriter implements ValueWriter {
     if (this.batches.length > 0) {
       let out: Uint8Array;
       try {
-        const ipc = A.tableToIPC(new A.Table(this.batches), 'stream');
+        const ipc = A.RecordBatchStreamWriter.writeAll(this.batches).toUint8Array(true);
         this.batches = [];
         const table = WasmTable.fromIPCStream(ipc);
         out = writeParquet(table);
