@@ -3,6 +3,8 @@
 // string), and Go's UTF-8 decoding rule, under which every byte of an
 // invalid sequence becomes one U+FFFD.
 
+import { decodeSeq, utf8SeqLen } from '../zson/gotext';
+
 const printRe = /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u;
 
 /** unicode.IsPrint: letters, marks, numbers, punctuation, symbols and ASCII space. */
@@ -53,13 +55,13 @@ export function goQuoteBytes(buf: Uint8Array, off: number, end: number): string 
       i++;
       continue;
     }
-    const n = runeLength(buf, i, end);
+    const n = utf8SeqLen(buf, i, end);
     if (n === 0) {
       s += '\\x' + hex[c >> 4] + hex[c & 15];
       i++;
       continue;
     }
-    s += escapeRune(decodeRune(buf, i, n), 0x22);
+    s += escapeRune(decodeSeq(buf, i, n), 0x22);
     i += n;
   }
   return s + '"';
@@ -71,45 +73,8 @@ export function goQuoteString(s: string): string {
   return goQuoteBytes(b, 0, b.length);
 }
 
-/**
- * Length of the valid UTF-8 sequence starting at buf[i] (a byte >= 0x80),
- * or 0 when Go's decoder would call it invalid (and consume one byte).
- */
-export function runeLength(buf: Uint8Array, i: number, end: number): number {
-  const c = buf[i];
-  if (c < 0xc2 || c > 0xf4) return 0;
-  if (c < 0xe0) return i + 1 < end && (buf[i + 1] & 0xc0) === 0x80 ? 2 : 0;
-  if (i + 1 >= end) return 0;
-  const c1 = buf[i + 1];
-  if (c < 0xf0) {
-    const lo = c === 0xe0 ? 0xa0 : 0x80;
-    const hi = c === 0xed ? 0x9f : 0xbf;
-    if (c1 < lo || c1 > hi) return 0;
-    return i + 2 < end && (buf[i + 2] & 0xc0) === 0x80 ? 3 : 0;
-  }
-  const lo = c === 0xf0 ? 0x90 : 0x80;
-  const hi = c === 0xf4 ? 0x8f : 0xbf;
-  if (c1 < lo || c1 > hi) return 0;
-  if (i + 3 >= end || (buf[i + 2] & 0xc0) !== 0x80 || (buf[i + 3] & 0xc0) !== 0x80) return 0;
-  return 4;
-}
-
-/** Code point of the valid n-byte sequence at buf[i]. */
-export function decodeRune(buf: Uint8Array, i: number, n: number): number {
-  switch (n) {
-    case 2:
-      return ((buf[i] & 0x1f) << 6) | (buf[i + 1] & 0x3f);
-    case 3:
-      return ((buf[i] & 0x0f) << 12) | ((buf[i + 1] & 0x3f) << 6) | (buf[i + 2] & 0x3f);
-    default:
-      return (
-        ((buf[i] & 0x07) << 18) |
-        ((buf[i + 1] & 0x3f) << 12) |
-        ((buf[i + 2] & 0x3f) << 6) |
-        (buf[i + 3] & 0x3f)
-      );
-  }
-}
+// Go's UTF-8 decoding rule, shared with the ZSON format.
+export { utf8SeqLen as runeLength, decodeSeq as decodeRune } from '../zson/gotext';
 
 /** Writes code point cp as UTF-8 at out[w]; returns the new write offset. */
 export function encodeRune(out: Uint8Array, w: number, cp: number): number {

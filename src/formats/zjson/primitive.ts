@@ -1,13 +1,13 @@
 // Primitive values as ZSON text, the form ZJSON carries them in (and the
 // JSON writer uses for map keys): formatting as the reference's
-// zson.FormatPrimitive, parsing as its zson.BuildPrimitive, with the same
-// error texts.
+// zson.FormatPrimitive, parsing as its zson.BuildPrimitive (with the ZSON
+// format's Go-exact literal parsers), with the same error texts.
 
 import { TypeContext } from '../../zed/context';
 import { formatFloatZSON } from '../../zed/floatfmt';
 import { formatIP, formatNet, parseIP, parseNet } from '../../zed/ipnet';
 import { quoteString } from '../../zed/names';
-import { formatDuration, formatTime, parseDuration, parseTime } from '../../zed/nano';
+import { formatDuration, formatTime } from '../../zed/nano';
 import {
   decodeBool,
   decodeFloat,
@@ -20,7 +20,18 @@ import {
 } from '../../zed/primitive';
 import { formatType } from '../../zed/typestring';
 import { ID, Type } from '../../zed/types';
-import { encodeInt, encodeUint } from '../../zed/make';
+import { Builder } from '../../zed/zcode';
+import { goQuoteString } from '../json/gotext';
+import {
+  appendTime,
+  MAX_TIME_TEXT,
+  parseDurationGo,
+  parseGoFloat,
+  parseGoInt,
+  parseGoUint,
+  parseRFC3339,
+  timeOverflows,
+} from '../zson/literal';
 
 const typeCtx = new TypeContext();
 
@@ -80,101 +91,104 @@ export function formatTypeValue(buf: Buffer, off: number, len: number): string {
 /** A primitive that failed to parse, with the reference's message. */
 export class PrimitiveError extends Error {}
 
-const MAX_TIME = 2n ** 63n - 1n;
-const uintRe = /^\d+$/;
-const intRe = /^[+-]?\d+$/;
-const floatRe = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
-const specialFloatRe = /^[+-]?(inf|infinity|nan)$/i;
-const hexRe = /^([0-9a-fA-F]{2})*$/;
+const hexRe = /^[0-9a-fA-F]*$/;
 
 /**
- * Parses the ZSON text of a primitive of type (the underlying primitive
- * type) into its body; null for the null type. Throws PrimitiveError.
+ * Appends the body of a primitive of type (the underlying primitive type)
+ * parsed from its ZSON text, as the reference's zson.BuildPrimitive does
+ * (strconv's integer and float syntax, RFC 3339 times, Zed durations);
+ * throws a PrimitiveError with its message.
  */
-export function parsePrimitive(type: Type, text: string): Buffer | null {
+export function appendPrimitive(b: Builder, type: Type, text: string): void {
   switch (type.id) {
     case ID.Uint8:
     case ID.Uint16:
     case ID.Uint32:
     case ID.Uint64: {
-      const v = uintRe.test(text) ? BigInt(text) : -1n;
-      if (v < 0n || v >= 2n ** 64n) throw new PrimitiveError(`invalid unsigned integer: ${text}`);
-      return encodeUint(v);
+      const v = parseGoUint(text);
+      if (v === undefined) throw new PrimitiveError(`invalid unsigned integer: ${text}`);
+      b.appendUint(v);
+      return;
     }
     case ID.Int8:
     case ID.Int16:
     case ID.Int32:
     case ID.Int64: {
-      const v = intRe.test(text) ? BigInt(text) : null;
-      if (v === null || v < -(2n ** 63n) || v >= 2n ** 63n)
-        throw new PrimitiveError(`invalid integer: ${text}`);
-      return encodeInt(v);
+      const v = parseGoInt(text);
+      if (v === undefined) throw new PrimitiveError(`invalid integer: ${text}`);
+      b.appendInt(v);
+      return;
     }
     case ID.Duration: {
-      const d = text === '' ? undefined : parseDuration(text);
+      const d = parseDurationGo(text);
       if (d === undefined) throw new PrimitiveError(`invalid duration: ${text}`);
-      return encodeInt(d);
+      b.appendInt(d);
+      return;
     }
     case ID.Time: {
-      const t = parseTime(text);
+      const t = parseRFC3339(text);
       if (t === undefined) throw new PrimitiveError(`invalid ISO time: ${text}`);
-      if (t > MAX_TIME)
-        throw new PrimitiveError(`time overflow: ${text} (max: 2262-04-11T23:47:16Z)`);
-      return encodeInt(BigInt.asIntN(64, t));
+      if (timeOverflows(t))
+        throw new PrimitiveError(`time overflow: ${text} (max: ${MAX_TIME_TEXT})`);
+      appendTime(b, t);
+      return;
     }
     case ID.Float16:
     case ID.Float32:
     case ID.Float64: {
-      const f = parseFloatText(text, type.id === ID.Float64 ? 64 : 32);
+      const f = parseGoFloat(text, type.id === ID.Float64 ? 64 : 32);
       if (f === undefined) throw new PrimitiveError(`invalid floating point: ${text}`);
-      if (type.id === ID.Float64) return encodeFloat64(f);
-      return type.id === ID.Float32 ? encodeFloat32(f) : encodeFloat16(f);
+      const body =
+        type.id === ID.Float64
+          ? encodeFloat64(f)
+          : type.id === ID.Float32
+            ? encodeFloat32(f)
+            : encodeFloat16(f);
+      b.append(body, 0, body.length);
+      return;
     }
     case ID.Bool:
-      if (text === 'true') return Buffer.from([1]);
-      if (text === 'false') return Buffer.from([0]);
-      throw new PrimitiveError(`invalid bool: ${text}`);
-    case ID.Bytes:
+      if (text !== 'true' && text !== 'false') throw new PrimitiveError(`invalid bool: ${text}`);
+      b.appendBytes(text === 'true' ? TRUE : FALSE);
+      return;
+    case ID.Bytes: {
       if (!text.startsWith('0x')) throw new PrimitiveError(`invalid bytes: ${text}`);
-      if (!hexRe.test(text.slice(2))) {
-        throw new PrimitiveError(`invalid bytes: ${text} (encoding/hex: invalid byte or length)`);
-      }
-      return Buffer.from(text.slice(2), 'hex');
+      const hex = text.slice(2);
+      if (!hexRe.test(hex))
+        throw new PrimitiveError(`invalid bytes: ${text} (encoding/hex: invalid byte: ${hex})`);
+      if (hex.length % 2 === 1)
+        throw new PrimitiveError(`invalid bytes: ${text} (encoding/hex: odd length hex string)`);
+      b.appendBytes(Buffer.from(hex, 'hex'));
+      return;
+    }
     case ID.String:
-      return Buffer.from(text.normalize('NFC'), 'utf8');
+      b.appendBytes(Buffer.from(text.normalize('NFC'), 'utf8'));
+      return;
     case ID.IP: {
       const ip = parseIP(text);
-      if (!ip) throw new PrimitiveError(`ParseAddr(${JSON.stringify(text)}): unable to parse IP`);
-      return Buffer.from(ip);
+      if (!ip) throw new PrimitiveError(`ParseAddr(${goQuoteString(text)}): unable to parse IP`);
+      b.appendBytes(ip);
+      return;
     }
     case ID.Net: {
       const net = parseNet(text);
       if (!net) throw new PrimitiveError(`invalid network: ${text}`);
-      return Buffer.from(net);
+      b.appendBytes(net);
+      return;
     }
     case ID.Null:
       if (text !== '')
-        throw new PrimitiveError(`invalid text body of null value: ${JSON.stringify(text)}`);
-      return null;
+        throw new PrimitiveError(`invalid text body of null value: ${goQuoteString(text)}`);
+      b.appendNull();
+      return;
     case ID.Type:
       throw new PrimitiveError(
-        `type values should not be encoded as primitives: ${JSON.stringify(text)}`,
+        `type values should not be encoded as primitives: ${goQuoteString(text)}`,
       );
     default:
       throw new PrimitiveError(`unknown primitive: ${type.id}`);
   }
 }
 
-/** strconv.ParseFloat's accepted decimal forms; undefined on a syntax or range error. */
-function parseFloatText(text: string, bits: 32 | 64): number | undefined {
-  if (specialFloatRe.test(text)) {
-    const body = text.replace(/^[+-]/, '').toLowerCase();
-    if (body === 'nan') return NaN;
-    return text[0] === '-' ? -Infinity : Infinity;
-  }
-  if (!floatRe.test(text)) return undefined;
-  let f = Number(text);
-  if (bits === 32) f = Math.fround(f);
-  if (!Number.isFinite(f)) return undefined;
-  return f;
-}
+const TRUE = Buffer.from([1]);
+const FALSE = Buffer.from([0]);

@@ -25,7 +25,7 @@ import { encodeInt, encodeUint } from '../../zed/make';
 import { ByteSource, ControlMessage, FormatError, ReaderOptions, ValueReader } from '../io';
 import { goQuoteBytes } from '../json/gotext';
 import { goJSONSyntaxError } from '../json/syntax';
-import { parsePrimitive, PrimitiveError } from './primitive';
+import { appendPrimitive, PrimitiveError } from './primitive';
 import { TypeDecodeError, TypeDecoder } from './types';
 
 /** Longest line accepted (the reference's limit). */
@@ -196,9 +196,7 @@ export class ZJSONReader implements ValueReader {
           b.appendInt(Number(v));
           return;
         }
-        const body = parsePrimitive(t, v);
-        if (body === null) b.appendNull();
-        else b.append(body, 0, body.length);
+        appendPrimitive(b, t, v);
         return;
       }
       case Kind.Record: {
