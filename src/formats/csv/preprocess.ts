@@ -53,11 +53,11 @@ export class Preprocessor {
         let fs = limit;
         while (fs > i && chunk[fs - 1] !== delim && chunk[fs - 1] !== 10) fs--;
         if (fs > i) {
-          out.append(chunk, i, fs);
+          out.raw(chunk, i, fs - i);
           const lastNl = chunk.lastIndexOf(10, fs - 1);
           if (lastNl >= i) this.safeEnd = out.len - (fs - 1 - lastNl);
         }
-        scratch.append(chunk, fs, limit);
+        scratch.raw(chunk, fs, limit - fs);
         i = limit;
         if (q < 0) break;
         this.hasStr = true;
@@ -68,19 +68,19 @@ export class Preprocessor {
       if (this.state === State.String) {
         const q = chunk.indexOf(34, i);
         if (q < 0) {
-          scratch.append(chunk, i, n);
+          scratch.raw(chunk, i, n - i);
           i = n;
           break;
         }
-        scratch.append(chunk, i, q);
+        scratch.raw(chunk, i, q - i);
         this.state = State.Quote;
         i = q + 1;
         continue;
       }
       if (this.state === State.Quote) {
         if (chunk[i] === 34) {
-          scratch.push(34);
-          scratch.push(34);
+          scratch.byte(34);
+          scratch.byte(34);
           this.state = State.String;
           i++;
           continue;
@@ -97,7 +97,7 @@ export class Preprocessor {
       } else if (c === delim || c === 10) {
         this.endField(c);
       } else {
-        scratch.push(c);
+        scratch.byte(c);
       }
     }
   }
@@ -106,8 +106,8 @@ export class Preprocessor {
     const out = this.out;
     const scratch = this.scratch;
     if (!this.hasStr) {
-      out.append(scratch.buf, 0, scratch.len);
-      out.push(c);
+      out.raw(scratch.buf, 0, scratch.len);
+      out.byte(c);
     } else {
       let crlf = false;
       let len = scratch.len;
@@ -116,14 +116,14 @@ export class Preprocessor {
         len--;
       }
       const [s, e] = trimSpace(scratch.buf, 0, len);
-      out.push(34);
-      out.append(scratch.buf, s, e);
-      out.push(34);
+      out.byte(34);
+      out.raw(scratch.buf, s, e - s);
+      out.byte(34);
       if (crlf) {
-        out.push(13);
-        out.push(10);
+        out.byte(13);
+        out.byte(10);
       } else {
-        out.push(c);
+        out.byte(c);
       }
     }
     if (c === 10) this.safeEnd = out.len;
@@ -133,8 +133,8 @@ export class Preprocessor {
 
   /** Flushes the final field at end of input. */
   end(): void {
-    if (this.state === State.Quote) this.scratch.push(34);
-    this.out.append(this.scratch.buf, 0, this.scratch.len);
+    if (this.state === State.Quote) this.scratch.byte(34);
+    this.out.raw(this.scratch.buf, 0, this.scratch.len);
     this.scratch.len = 0;
     this.state = State.Field;
     this.hasStr = false;

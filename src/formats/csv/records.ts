@@ -139,7 +139,7 @@ export class RecordSplitter {
             throw new CsvParseError(recLine, this.numLine, col + (q - ls), ERR_BARE_QUOTE);
           }
         }
-        fields.append(buf, ls, fe);
+        fields.raw(buf, ls, fe - ls);
         ends.push(fields.len);
         if (i >= 0) {
           col += i + 1 - ls;
@@ -154,11 +154,11 @@ export class RecordSplitter {
       for (;;) {
         const q = ls < le ? buf.indexOf(34, ls) : -1;
         if (q >= 0 && q < le) {
-          fields.append(buf, ls, q);
+          fields.raw(buf, ls, q - ls);
           col += q + 1 - ls;
           ls = q + 1;
           if (ls < le && buf[ls] === 34) {
-            fields.push(34);
+            fields.byte(34);
             ls++;
             col++;
           } else if (ls < le && buf[ls] === delim) {
@@ -174,8 +174,8 @@ export class RecordSplitter {
           }
         } else if (ls < le || nl) {
           // The quoted field goes on past the end of the line.
-          fields.append(buf, ls, le);
-          if (nl) fields.push(10);
+          fields.raw(buf, ls, le - ls);
+          if (nl) fields.byte(10);
           col += le - ls + (nl ? 1 : 0);
           const np = this.readLine(buf, p, end);
           if (np < 0) {

@@ -103,10 +103,10 @@ export class CsvWriter implements ValueWriter {
       this.first = layout;
       this.accepted.add(layout);
       layout.names.forEach((name, i) => {
-        if (i > 0) this.line.push(this.delim);
+        if (i > 0) this.line.byte(this.delim);
         this.writeText(name);
       });
-      this.line.push(10);
+      this.line.byte(10);
     } else if (!this.accepted.has(layout)) {
       if (!this.sameNames || !sameNames(this.first, layout)) {
         throw new FormatError(this.format, ERR_NOT_DATA_FRAME);
@@ -116,11 +116,11 @@ export class CsvWriter implements ValueWriter {
     const n = fl.locate(v.type, v.buf, v.off, v.len);
     const line = this.line;
     for (let i = 0; i < n; i++) {
-      if (i > 0) line.push(this.delim);
+      if (i > 0) line.byte(this.delim);
       const len = fl.lens[i];
       if (len >= 0) this.writeValue(layout.types[i], v.buf, fl.offs[i], len);
     }
-    line.push(10);
+    line.byte(10);
     // One call per record into the output; fields are assembled here.
     this.out.writeBytes(line.buf, 0, line.len);
     line.len = 0;
@@ -204,7 +204,7 @@ export class CsvWriter implements ValueWriter {
     }
     if (plain && s !== '\\.') {
       const line = this.line;
-      line.reserve(n);
+      line.ensure(n);
       const buf = line.buf;
       let at = line.len;
       for (let i = 0; i < n; i++) buf[at++] = s.charCodeAt(i);
@@ -219,20 +219,20 @@ export class CsvWriter implements ValueWriter {
   private writeBytes(buf: Buffer, s: number, e: number): void {
     const line = this.line;
     if (!this.needsQuotes(buf, s, e)) {
-      line.append(buf, s, e);
+      line.raw(buf, s, e - s);
       return;
     }
-    line.push(34);
+    line.byte(34);
     let start = s;
     for (let i = s; i < e; i++) {
       if (buf[i] === 34) {
-        line.append(buf, start, i + 1);
-        line.push(34);
+        line.raw(buf, start, i + 1 - start);
+        line.byte(34);
         start = i + 1;
       }
     }
-    line.append(buf, start, e);
-    line.push(34);
+    line.raw(buf, start, e - start);
+    line.byte(34);
   }
 
   private needsQuotes(buf: Buffer, s: number, e: number): boolean {

@@ -54,28 +54,10 @@ export class LineScanner {
       this.lineNo++;
       this.hasNewline = true;
       this.pos = nl + 1;
-      if (this.skipping) {
-        this.skipping = false;
-        this.lineOffset = this.consumed + pos - this.piecesLen;
-        this.piecesLen = 0;
-        this.tooLong = true;
-        this.buf = EMPTY;
-        this.start = this.end = 0;
-        return true;
-      }
-      this.tooLong = false;
+      if (this.skipping) return this.skipped(this.consumed + pos - this.piecesLen);
       if (this.pieces.length === 0) {
-        this.lineOffset = this.consumed + pos;
-        if (nl - pos > this.maxLine) {
-          this.tooLong = true;
-          this.buf = EMPTY;
-          this.start = this.end = 0;
-          return true;
-        }
-        this.buf = chunk;
-        this.start = pos;
-        this.end = nl;
-        return true;
+        if (nl - pos > this.maxLine) return this.skipped(this.consumed + pos);
+        return this.found(chunk, pos, nl, this.consumed + pos);
       }
       return this.joinPieces(chunk.subarray(pos, nl));
     }
@@ -89,17 +71,28 @@ export class LineScanner {
     // A final line without a newline.
     this.lineNo++;
     this.hasNewline = false;
-    if (this.skipping) {
-      this.skipping = false;
-      this.lineOffset = this.consumed + this.chunk.length - this.piecesLen;
-      this.piecesLen = 0;
-      this.tooLong = true;
-      this.buf = EMPTY;
-      this.start = this.end = 0;
-      return true;
-    }
-    this.tooLong = false;
+    if (this.skipping) return this.skipped(this.consumed + this.chunk.length - this.piecesLen);
     return this.joinPieces(EMPTY);
+  }
+
+  /** Reports the line buf[start, end) found at input offset `offset`. */
+  private found(buf: Buffer, start: number, end: number, offset: number): true {
+    this.tooLong = false;
+    this.buf = buf;
+    this.start = start;
+    this.end = end;
+    this.lineOffset = offset;
+    return true;
+  }
+
+  /** Reports a line that was too long (and has been dropped). */
+  private skipped(offset: number): true {
+    this.skipping = false;
+    this.pieces = [];
+    this.piecesLen = 0;
+    this.found(EMPTY, 0, 0, offset);
+    this.tooLong = true;
+    return true;
   }
 
   private keep(piece: Buffer): void {
@@ -121,23 +114,12 @@ export class LineScanner {
     // The line's content ends just before the newline at pos - 1 (or at
     // the end of input) and started `total` bytes earlier.
     const contentEnd = this.consumed + (this.hasNewline ? this.pos - 1 : this.pos);
-    this.lineOffset = contentEnd - total;
-    if (total > this.maxLine) {
-      this.pieces = [];
-      this.piecesLen = 0;
-      this.tooLong = true;
-      this.buf = EMPTY;
-      this.start = this.end = 0;
-      return true;
-    }
+    if (total > this.maxLine) return this.skipped(contentEnd - total);
     this.pieces.push(tail);
     const joined = Buffer.concat(this.pieces, total);
     this.pieces = [];
     this.piecesLen = 0;
-    this.buf = joined;
-    this.start = 0;
-    this.end = total;
-    return true;
+    return this.found(joined, 0, total, contentEnd - total);
   }
 
   /** Reads the next chunk of input (or notes the end of input). */

@@ -154,7 +154,7 @@ export function writeZeekString(
       continue;
     }
     if (c === 0x5c) {
-      out.append(buf, start, i);
+      out.raw(buf, start, i - start);
       out.text('\\\\');
       i++;
       start = i;
@@ -163,7 +163,7 @@ export function writeZeekString(
     const r = decodeRune(buf, i, e);
     const len = runeLen;
     if (!isPrint(r) || r === 0x09 || (inContainer && r === 0x2c)) {
-      out.append(buf, start, i);
+      out.raw(buf, start, i - start);
       out.text(hexRune(r));
       i += len;
       start = i;
@@ -171,7 +171,7 @@ export function writeZeekString(
       i += len;
     }
   }
-  out.append(buf, start, e);
+  out.raw(buf, start, e - start);
 }
 
 const emptyMarker = Buffer.from('(empty)');

@@ -119,13 +119,13 @@ export class ZeekWriter implements ValueWriter {
     let sep = false;
     for (let i = 0; i < n; i++) {
       if (i === pi) continue;
-      if (sep) line.push(9);
+      if (sep) line.byte(9);
       sep = true;
       const len = fl.lens[i];
-      if (len < 0) line.push(0x2d);
+      if (len < 0) line.byte(0x2d);
       else this.formatAny(types[i], v.buf, fl.offs[i], len, false);
     }
-    line.push(10);
+    line.byte(10);
     this.out.writeBytes(line.buf, 0, line.len);
   }
 
@@ -166,9 +166,9 @@ export class ZeekWriter implements ValueWriter {
       let first = true;
       while (!it.done()) {
         it.next();
-        if (!first) out.push(0x2c);
+        if (!first) out.byte(0x2c);
         first = false;
-        if (it.len < 0 && isArray) out.push(0x2d);
+        if (it.len < 0 && isArray) out.byte(0x2d);
         else this.formatAny(u.type, buf, it.off, it.len < 0 ? 0 : it.len, true);
       }
       return;
@@ -182,7 +182,7 @@ export class ZeekWriter implements ValueWriter {
         out.text(formatZeekTimeBody(buf, off, len));
         return;
       case ID.Bool:
-        out.push(len > 0 && buf[off] !== 0 ? 0x54 : 0x46);
+        out.byte(len > 0 && buf[off] !== 0 ? 0x54 : 0x46);
         return;
       case ID.Float64:
         out.text(formatFloatF(decodeFloat(buf, off, len), 64));
