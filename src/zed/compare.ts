@@ -22,12 +22,21 @@ import {
   compareUintBytes,
 } from './primitive';
 import { formatType } from './typestring';
-import { ID, innerType, isFloat, isNumber, isSigned, Type } from './types';
+import { compareTypes, ID, innerType, isFloat, isNumber, isSigned, Type } from './types';
 import { Value } from './value';
 import { ZIter } from './zcode';
 import { TypeContext } from './context';
 
-type ByteCompare = (a: Uint8Array, ao: number, al: number, b: Uint8Array, bo: number, bl: number) => number;
+export { compareTypes };
+
+type ByteCompare = (
+  a: Uint8Array,
+  ao: number,
+  al: number,
+  b: Uint8Array,
+  bo: number,
+  bl: number,
+) => number;
 
 const typeStrings = new WeakMap<Type, string>();
 function typeString(t: Type): string {
@@ -49,10 +58,6 @@ export function compareFnFor(t: Type): ByteCompare {
     cmpFns.set(t, fn);
   }
   return fn;
-}
-
-function sign(x: number): number {
-  return x < 0 ? -1 : x > 0 ? 1 : 0;
 }
 
 function makeCompareFn(t: Type): ByteCompare {
@@ -111,14 +116,28 @@ function makeCompareFn(t: Type): ByteCompare {
 }
 
 /** netip.Addr.Compare: IPv4 before IPv6, then by address bytes. */
-function compareIP(a: Uint8Array, ao: number, al: number, b: Uint8Array, bo: number, bl: number): number {
+function compareIP(
+  a: Uint8Array,
+  ao: number,
+  al: number,
+  b: Uint8Array,
+  bo: number,
+  bl: number,
+): number {
   if (al !== bl) return al < bl ? -1 : 1;
   return bytesCompare(a, ao, al, b, bo, bl);
 }
 
 const scratchCtx = new TypeContext();
 
-function compareTypeValues(a: Uint8Array, ao: number, al: number, b: Uint8Array, bo: number, bl: number): number {
+function compareTypeValues(
+  a: Uint8Array,
+  ao: number,
+  al: number,
+  b: Uint8Array,
+  bo: number,
+  bl: number,
+): number {
   try {
     const ta = scratchCtx.lookupByValue(a, ao, al);
     const tb = scratchCtx.lookupByValue(b, bo, bl);
@@ -129,61 +148,6 @@ function compareTypeValues(a: Uint8Array, ao: number, al: number, b: Uint8Array,
     // Type values come from anywhere; don't let the scratch context grow.
     if (scratchCtx.size > 10000) scratchCtx.reset();
   }
-}
-
-/** The reference's order over types (zed.CompareTypes). */
-export function compareTypes(a: Type, b: Type): number {
-  a = a.under;
-  b = b.under;
-  if (a.kind !== b.kind) return a.kind < b.kind ? -1 : 1;
-  if (a === b) return 0;
-  const ax = a as unknown as Record<string, unknown>;
-  const bx = b as unknown as Record<string, unknown>;
-  switch (a.kind) {
-    case 0:
-      return sign(a.id - b.id);
-    case 1: {
-      const fa = ax.fields as { name: string; type: Type }[];
-      const fb = bx.fields as { name: string; type: Type }[];
-      if (fa.length !== fb.length) return fa.length < fb.length ? -1 : 1;
-      for (let i = 0; i < fa.length; i++) {
-        if (fa[i].name !== fb[i].name) return fa[i].name < fb[i].name ? -1 : 1;
-      }
-      for (let i = 0; i < fa.length; i++) {
-        const c = compareTypes(fa[i].type, fb[i].type);
-        if (c !== 0) return c;
-      }
-      return 0;
-    }
-    case 2:
-    case 3:
-    case 7:
-      return compareTypes(ax.type as Type, bx.type as Type);
-    case 4: {
-      const c = compareTypes(ax.keyType as Type, bx.keyType as Type);
-      return c !== 0 ? c : compareTypes(ax.valType as Type, bx.valType as Type);
-    }
-    case 5: {
-      const ta = ax.types as Type[];
-      const tb = bx.types as Type[];
-      if (ta.length !== tb.length) return ta.length < tb.length ? -1 : 1;
-      for (let i = 0; i < ta.length; i++) {
-        const c = compareTypes(ta[i], tb[i]);
-        if (c !== 0) return c;
-      }
-      return 0;
-    }
-    case 6: {
-      const sa = ax.symbols as string[];
-      const sb = bx.symbols as string[];
-      if (sa.length !== sb.length) return sa.length < sb.length ? -1 : 1;
-      for (let i = 0; i < sa.length; i++) {
-        if (sa[i] !== sb[i]) return sa[i] < sb[i] ? -1 : 1;
-      }
-      return 0;
-    }
-  }
-  return 0;
 }
 
 function toFloat(id: number, buf: Uint8Array, off: number, len: number): number {

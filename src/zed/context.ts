@@ -5,6 +5,7 @@
 
 import { putUvarint, readUvarint, uv, uvarintSize } from './zcode';
 import {
+  compareTypes,
   Field,
   ID,
   lookupPrimitive,
@@ -110,13 +111,27 @@ export class TypeContext {
   }
 
   lookupTypeMap(keyType: Type, valType: Type): TypeMap {
-    return this.enter('M' + keyType.id + ',' + valType.id, (id) => new TypeMap(id, keyType, valType));
+    return this.enter(
+      'M' + keyType.id + ',' + valType.id,
+      (id) => new TypeMap(id, keyType, valType),
+    );
   }
 
+  /**
+   * The union of types, kept in the reference's type order (a stable sort
+   * by compareTypes), which union tags index.
+   */
   lookupTypeUnion(types: readonly Type[]): TypeUnion {
+    const sorted = types.slice();
+    for (let i = 1; i < sorted.length; i++) {
+      if (compareTypes(sorted[i - 1], sorted[i]) > 0) {
+        sorted.sort(compareTypes);
+        break;
+      }
+    }
     let key = 'U';
-    for (const t of types) key += t.id + ',';
-    return this.enter(key, (id) => new TypeUnion(id, types.slice()));
+    for (const t of sorted) key += t.id + ',';
+    return this.enter(key, (id) => new TypeUnion(id, sorted));
   }
 
   lookupTypeEnum(symbols: readonly string[]): TypeEnum {
@@ -137,7 +152,10 @@ export class TypeContext {
     if (lookupPrimitive(name)) {
       throw new TypeValueError(`bad type name ${JSON.stringify(name)}: primitive type name`);
     }
-    const t = this.enter('N' + name.length + ':' + name + inner.id, (id) => new TypeNamed(id, name, inner));
+    const t = this.enter(
+      'N' + name.length + ':' + name + inner.id,
+      (id) => new TypeNamed(id, name, inner),
+    );
     this.typedefs.set(name, t);
     return t;
   }

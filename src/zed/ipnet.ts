@@ -16,7 +16,7 @@ export function formatIP(buf: Uint8Array, off: number, len: number): string {
   // The longest run of two or more zero groups becomes "::" (first wins).
   let bestStart = -1;
   let bestLen = 0;
-  for (let i = 0; i < 8; ) {
+  for (let i = 0; i < 8;) {
     if (groups[i] !== 0) {
       i++;
       continue;

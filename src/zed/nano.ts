@@ -20,7 +20,18 @@ export function formatTime(ns: bigint | number): string {
   const hh = Math.floor(secOfDay / 3600);
   const mm = Math.floor((secOfDay % 3600) / 60);
   const ss = secOfDay % 60;
-  let s = formatYear(y) + '-' + pad2(m) + '-' + pad2(d) + 'T' + pad2(hh) + ':' + pad2(mm) + ':' + pad2(ss);
+  let s =
+    formatYear(y) +
+    '-' +
+    pad2(m) +
+    '-' +
+    pad2(d) +
+    'T' +
+    pad2(hh) +
+    ':' +
+    pad2(mm) +
+    ':' +
+    pad2(ss);
   if (frac !== 0) {
     let f = String(frac).padStart(9, '0');
     let end = 9;
@@ -46,7 +57,9 @@ function civilFromDays(z: number): [number, number, number] {
   z += 719468;
   const era = Math.floor(z / 146097);
   const doe = z - era * 146097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+  const yoe = Math.floor(
+    (doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365,
+  );
   const y = yoe + era * 400;
   const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
   const mp = Math.floor((5 * doy + 2) / 153);

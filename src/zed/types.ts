@@ -288,3 +288,59 @@ export function isContainer(t: Type): boolean {
     k === Kind.Record || k === Kind.Array || k === Kind.Set || k === Kind.Map || k === Kind.Union
   );
 }
+
+function sign(x: number): number {
+  return x < 0 ? -1 : x > 0 ? 1 : 0;
+}
+
+/**
+ * The reference's order over types (zed.CompareTypes): by kind, then by
+ * primitive ID, field count, field names, field types, and so on. Union
+ * member types are kept in this order.
+ */
+export function compareTypes(a: Type, b: Type): number {
+  a = a.under;
+  b = b.under;
+  if (a.kind !== b.kind) return a.kind < b.kind ? -1 : 1;
+  if (a === b) return 0;
+  if (a instanceof TypeRecord && b instanceof TypeRecord) {
+    const fa = a.fields;
+    const fb = b.fields;
+    if (fa.length !== fb.length) return fa.length < fb.length ? -1 : 1;
+    for (let i = 0; i < fa.length; i++) {
+      if (fa[i].name !== fb[i].name) return fa[i].name < fb[i].name ? -1 : 1;
+    }
+    for (let i = 0; i < fa.length; i++) {
+      const c = compareTypes(fa[i].type, fb[i].type);
+      if (c !== 0) return c;
+    }
+    return 0;
+  }
+  if (
+    (a instanceof TypeArray || a instanceof TypeSet) &&
+    (b instanceof TypeArray || b instanceof TypeSet)
+  ) {
+    return compareTypes(a.type, b.type);
+  }
+  if (a instanceof TypeErr && b instanceof TypeErr) return compareTypes(a.type, b.type);
+  if (a instanceof TypeMap && b instanceof TypeMap) {
+    const c = compareTypes(a.keyType, b.keyType);
+    return c !== 0 ? c : compareTypes(a.valType, b.valType);
+  }
+  if (a instanceof TypeUnion && b instanceof TypeUnion) {
+    if (a.types.length !== b.types.length) return a.types.length < b.types.length ? -1 : 1;
+    for (let i = 0; i < a.types.length; i++) {
+      const c = compareTypes(a.types[i], b.types[i]);
+      if (c !== 0) return c;
+    }
+    return 0;
+  }
+  if (a instanceof TypeEnum && b instanceof TypeEnum) {
+    if (a.symbols.length !== b.symbols.length) return a.symbols.length < b.symbols.length ? -1 : 1;
+    for (let i = 0; i < a.symbols.length; i++) {
+      if (a.symbols[i] !== b.symbols[i]) return a.symbols[i] < b.symbols[i] ? -1 : 1;
+    }
+    return 0;
+  }
+  return sign(a.id - b.id);
+}

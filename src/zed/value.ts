@@ -44,7 +44,12 @@ export class Value {
   /** A value with its own copy of the body. */
   copy(): Value {
     if (this.len <= 0) return new Value(this.type, EMPTY, 0, this.len);
-    return new Value(this.type, Buffer.from(this.buf.subarray(this.off, this.off + this.len)), 0, this.len);
+    return new Value(
+      this.type,
+      Buffer.from(this.buf.subarray(this.off, this.off + this.len)),
+      0,
+      this.len,
+    );
   }
 
   /** Points this (reusable) value at another value's type and body. */

@@ -163,3 +163,15 @@ describe('text forms', () => {
     expect(formatFloatZSON(0.1, 32)).toBe('0.1');
   });
 });
+
+describe('unions', () => {
+  test('member types are kept in the reference type order', () => {
+    const ctx = new TypeContext();
+    const a = ctx.lookupTypeUnion([TypeString, TypeInt64]);
+    const b = ctx.lookupTypeUnion([TypeInt64, TypeString]);
+    expect(a).toBe(b);
+    expect(formatType(a)).toBe('(int64,string)');
+    const rec = ctx.lookupTypeRecord([{ name: 'a', type: TypeInt64 }]);
+    expect(formatType(ctx.lookupTypeUnion([rec, TypeString]))).toBe('(string,{a:int64})');
+  });
+});
