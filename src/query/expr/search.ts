@@ -1,0 +1,216 @@
+// Search: keyword terms, values, networks and patterns matched anywhere in
+// a value, as the reference's search does (runtime/expr/filter.go).
+//
+// - A string term matches a string value containing it (ASCII case
+//   folded) or a field name containing it.
+// - Another literal matches values equal to it, and strings containing
+//   its text; a network matches addresses in it and equal networks.
+// - A pattern (glob or /regexp/) matches string values and field names.
+
+import { decodeString } from '../../zed/primitive';
+import { ID, Type, TypeRecord } from '../../zed/types';
+import { Value } from '../../zed/value';
+import { comparison, Predicate } from './compare';
+import { isError } from './errors';
+import { Expr, FALSE, TRUE } from './expr';
+import { Walker } from './walk';
+
+/** The dotted names of the leaf fields of a record type (FieldNameIter). */
+export function leafFieldNames(t: TypeRecord, prefix = '', out: string[] = []): string[] {
+  for (const f of t.fields) {
+    const name = prefix === '' ? f.name : prefix + '.' + f.name;
+    const u = f.type.under;
+    if (u instanceof TypeRecord && u.fields.length > 0) leafFieldNames(u, name, out);
+    else out.push(name);
+  }
+  return out;
+}
+
+/** A case-insensitive substring test (Go's EqualFold over windows), fast for ASCII. */
+export class FoldedContains {
+  private readonly lower: Uint8Array;
+  private readonly upper: Uint8Array;
+  private readonly ascii: boolean;
+  private readonly folded: string;
+
+  constructor(readonly term: string) {
+    const bytes = Buffer.from(term, 'utf8');
+    this.ascii = bytes.every((b) => b < 0x80);
+    this.lower = Uint8Array.from(bytes, (b) => (b >= 0x41 && b <= 0x5a ? b + 32 : b));
+    this.upper = Uint8Array.from(bytes, (b) => (b >= 0x61 && b <= 0x7a ? b - 32 : b));
+    this.folded = term.toLowerCase();
+  }
+
+  bytes(buf: Uint8Array, off: number, len: number): boolean {
+    if (!this.ascii) return this.text(decodeString(buf, off, Math.max(len, 0)));
+    const lo = this.lower;
+    const up = this.upper;
+    const m = lo.length;
+    if (m === 0) return true;
+    const last = off + len - m;
+    const l0 = lo[0];
+    const u0 = up[0];
+    outer: for (let i = off; i <= last; i++) {
+      const c = buf[i];
+      if (c !== l0 && c !== u0) continue;
+      for (let k = 1; k < m; k++) {
+        const d = buf[i + k];
+        if (d !== lo[k] && d !== up[k]) continue outer;
+      }
+      return true;
+    }
+    return false;
+  }
+
+  text(s: string): boolean {
+    if (this.ascii) {
+      const b = Buffer.from(s, 'utf8');
+      return this.bytes(b, 0, b.length);
+    }
+    return s.toLowerCase().includes(this.folded);
+  }
+}
+
+/** Per record type: does a field name satisfy test? */
+class FieldNameCache {
+  private readonly seen = new Map<Type, boolean>();
+  constructor(private readonly test: (name: string) => boolean) {}
+
+  matches(t: Type): boolean {
+    let m = this.seen.get(t);
+    if (m === undefined) {
+      m = false;
+      const u = t.under;
+      if (u instanceof TypeRecord) m = leafFieldNames(u).some(this.test);
+      this.seen.set(t, m);
+    }
+    return m;
+  }
+}
+
+/** A keyword (string) search. */
+export class SearchString implements Expr {
+  private readonly walker = new Walker();
+  private readonly fold: FoldedContains;
+  private readonly names: FieldNameCache;
+  private readonly visit = (t: Type, buf: Buffer, off: number, len: number): boolean => {
+    if (this.names.matches(t)) return true;
+    return t.under.id === ID.String && len > 0 && this.fold.bytes(buf, off, len);
+  };
+
+  constructor(
+    term: string,
+    readonly operand: Expr,
+  ) {
+    this.fold = new FoldedContains(term.normalize('NFC'));
+    this.names = new FieldNameCache((n) => this.fold.text(n));
+  }
+
+  eval(self: Value): Value {
+    const v = this.operand.eval(self);
+    if (isError(v)) return FALSE;
+    return this.walker.walk(v.type, v.buf, v.off, v.len, this.visit) ? TRUE : FALSE;
+  }
+}
+
+/** A search for a non-string literal: equal values, or strings containing its text. */
+export class SearchValue implements Expr {
+  private readonly walker = new Walker();
+  private readonly fold: FoldedContains;
+  private readonly visit: (t: Type, buf: Buffer, off: number, len: number) => boolean;
+
+  constructor(
+    text: string,
+    eq: Predicate,
+    readonly operand: Expr,
+  ) {
+    this.fold = new FoldedContains(text);
+    this.visit = (t, buf, off, len) => {
+      if (t.under.id === ID.String) return len > 0 && this.fold.bytes(buf, off, len);
+      return eq(t, buf, off, len);
+    };
+  }
+
+  eval(self: Value): Value {
+    const v = this.operand.eval(self);
+    if (isError(v)) return FALSE;
+    return this.walker.walk(v.type, v.buf, v.off, v.len, this.visit) ? TRUE : FALSE;
+  }
+}
+
+/** Does the IP address at buf[off,len) fall in the network (address + mask)? */
+function inNet(net: Buffer, buf: Uint8Array, off: number, len: number): boolean {
+  const n = net.length >> 1;
+  if (len !== n) return false;
+  for (let i = 0; i < n; i++) if ((buf[off + i] & net[n + i]) !== net[i]) return false;
+  return true;
+}
+
+/** A search for a network: addresses in it and networks equal to it. */
+export class SearchNet implements Expr {
+  private readonly walker = new Walker();
+  private readonly visit = (t: Type, buf: Buffer, off: number, len: number): boolean => {
+    const id = t.under.id;
+    if (id === ID.Net)
+      return len === this.net.length && this.net.equals(buf.subarray(off, off + len));
+    if (id === ID.IP) return len >= 0 && inNet(this.net, buf, off, len);
+    return false;
+  };
+
+  constructor(
+    private readonly net: Buffer,
+    readonly operand: Expr,
+  ) {}
+
+  eval(self: Value): Value {
+    const v = this.operand.eval(self);
+    return this.walker.walk(v.type, v.buf, v.off, v.len, this.visit) ? TRUE : FALSE;
+  }
+}
+
+/** A pattern search (glob or regexp) over string values and field names. */
+export class SearchPattern implements Expr {
+  private readonly walker = new Walker();
+  private readonly names: FieldNameCache;
+  private readonly visit = (t: Type, buf: Buffer, off: number, len: number): boolean => {
+    if (this.names.matches(t)) return true;
+    return t.under.id === ID.String && len >= 0 && this.re.test(decodeString(buf, off, len));
+  };
+
+  constructor(
+    private readonly re: RegExp,
+    readonly operand: Expr,
+  ) {
+    this.names = new FieldNameCache((n) => re.test(n));
+  }
+
+  eval(self: Value): Value {
+    const v = this.operand.eval(self);
+    if (isError(v)) return FALSE;
+    return this.walker.walk(v.type, v.buf, v.off, v.len, this.visit) ? TRUE : FALSE;
+  }
+}
+
+/** `expr ~ /re/`: a string value matching the regular expression. */
+export class RegexpMatch implements Expr {
+  constructor(
+    private readonly re: RegExp,
+    readonly operand: Expr,
+  ) {}
+
+  eval(self: Value): Value {
+    const v = this.operand.eval(self);
+    if (
+      v.type.under.id === ID.String &&
+      v.len >= 0 &&
+      this.re.test(decodeString(v.buf, v.off, v.len))
+    )
+      return TRUE;
+    return FALSE;
+  }
+}
+
+/** The equality predicate a non-string search literal uses. */
+export function searchPredicate(lit: Value): Predicate | null {
+  return comparison('==', lit);
+}
