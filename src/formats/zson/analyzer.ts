@@ -8,9 +8,10 @@
 // the analyzer (one per reader). Numeric names (`(=0)`) are local aliases
 // that create no named type.
 //
-// The only deliberate difference from the reference: an enum value may be
-// decorated with a named enum type (the reference's writer prints such
-// values, but its reader refuses them).
+// Deliberate differences from the reference, where its reader refuses what
+// its writer prints: an enum value may be decorated with a named enum type,
+// and a union value decorated with the union type its context already
+// gives is taken as is (inside an error's decorator, say).
 
 import { DuplicateFieldError, TypeContext, TypeValueError } from '../../zed/context';
 import { compareTypes } from '../../zed/compare';
@@ -129,7 +130,9 @@ export class Analyzer {
       t = this.convertValue(of, cast);
     }
     const pu = parent?.under;
-    if (pu instanceof TypeUnion) t = this.wrapUnion(start, t, pu, parent!);
+    // A union value decorated with its own union type inside a context of
+    // that type is wrapped once (the reference wraps it twice and fails).
+    if (pu instanceof TypeUnion && t !== parent) t = this.wrapUnion(start, t, pu, parent!);
     return t;
   }
 

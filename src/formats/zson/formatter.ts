@@ -188,7 +188,7 @@ export function writeQuoted(out: TextBuffer, buf: Uint8Array, off: number, len: 
 /** Go's `%d.`-or-shortest-'g' text of a float, as ZSON writes floats. */
 export function floatText(v: number, bits: 32 | 64): string {
   if (Number.isInteger(v) && v >= -9223372036854775808 && v < 9223372036854775808) {
-    if (v > -1e21 && v < 1e21) return String(v === 0 ? 0 : v) + '.';
+    if (v >= -9007199254740992 && v <= 9007199254740992) return String(v === 0 ? 0 : v) + '.';
     return BigInt(v).toString() + '.';
   }
   if (bits === 64 && Number.isFinite(v)) {

@@ -36,26 +36,35 @@ const numberByte = new Uint8Array(256);
 for (const ch of '-+0123456789Ee./') numberByte[ch.charCodeAt(0)] = 1;
 
 const ipv6Re = /^[0-9a-fA-F]{0,4}(?::[0-9a-fA-F]{0,4}){2,}(?:\/[0-9]+)?/;
+// IPv6 with an IPv4 tail (::ffff:1.2.3.4), which the reference writes but
+// its pattern above cannot take whole.
+const ipv4in6Re =
+  /^[0-9a-fA-F]{0,4}(?::[0-9a-fA-F]{0,4}){2,}:(?:[0-9]{1,3}\.){3}[0-9]{1,3}(?:\/[0-9]+)?/;
 const durationRe = /^(?:[-.0-9]+(?:ns|us|ms|s|m|h|d|w|y))+/;
 const timeRe = /^[-.:T0-9]+(?:Z|[-+][0-9]{2}:[0-9]{2})/;
 const hexRe = /^0x[0-9a-fA-F]*/;
+const patterns = [hexRe, ipv6Re, ipv4in6Re, durationRe, timeRe];
 const words = ['true', 'false', 'null', 'NaN', 'nan', '+Inf', '-Inf', '+inf', '-inf'];
 
 /**
- * Length of the literal at the start of run (a maximal run of literal
- * bytes), or 0 when none matches.
+ * Lengths of the literals that match at the start of run (a maximal run of
+ * literal bytes), longest first; empty when none matches. The reference
+ * takes only the longest; the shorter ones let a map key run into its
+ * value without a space (|{0:1970-01-01T00:00:00Z}|), which the
+ * reference's writer produces but its reader refuses.
  */
-export function literalLength(run: string): number {
+export function literalLengths(run: string): number[] {
   let n = 0;
   while (n < run.length && numberByte[run.charCodeAt(n)]) n++;
-  if (n === run.length) return n;
-  let best = n;
-  for (const w of words) if (w.length > best && run.startsWith(w)) best = w.length;
-  for (const re of [hexRe, ipv6Re, durationRe, timeRe]) {
+  if (n === run.length) return [n];
+  const out: number[] = n > 0 ? [n] : [];
+  for (const w of words) if (run.startsWith(w)) out.push(w.length);
+  for (const re of patterns) {
     const m = re.exec(run);
-    if (m && m[0].length > best) best = m[0].length;
+    if (m && m[0].length > 0) out.push(m[0].length);
   }
-  return best;
+  if (out.length > 1) out.sort((a, b) => b - a);
+  return out;
 }
 
 const MAX_INT64 = 2n ** 63n - 1n;

@@ -8,11 +8,13 @@
 // value once more input has arrived. Parsing touches no type state, so a
 // retry is always safe; types are resolved afterwards by the analyzer.
 //
-// Deliberate differences from the reference, all on malformed input: a
-// value cut off by the end of the input is an error (the reference drops
-// it silently), an unknown bare word is not consumed (the reference drops
-// it from arrays), and backtick strings end at one backtick, as the spec
-// says.
+// Deliberate differences from the reference, all on input it refuses or
+// mangles: a value cut off by the end of the input is an error (the
+// reference drops it silently); an unknown bare word is not consumed (the
+// reference drops it from arrays); backtick strings end at one backtick, as
+// the spec says; and a literal may be cut short where the longest match is
+// no literal, and may be an IPv6 address with an IPv4 tail, so that
+// everything the reference's writer prints can be read back.
 
 import { lookupPrimitive, TypePrimitive, TypeString } from '../../zed/types';
 import {
@@ -27,7 +29,7 @@ import {
   utf8SeqLen,
   validUTF8,
 } from './gotext';
-import { classifyLiteral, literalByte, literalLength, LiteralError } from './literal';
+import { classifyLiteral, literalByte, literalLengths, LiteralError, Literal } from './literal';
 
 // Value node kinds.
 export const N = {
@@ -603,7 +605,7 @@ export class Parser {
     for (;;) {
       const c = this.peek(end - this.pos);
       if (c < 0) {
-        this.pos = end;
+        this.pos = Math.min(end, this.end);
         this.fail('EOF');
       }
       if (c === QUOTE) break;
@@ -732,19 +734,23 @@ export class Parser {
     }
     if (i === start) return null;
     const run = latin1(buf, start, i);
-    const n = literalLength(run);
-    if (n === 0) return null;
-    const text = n === run.length ? run : run.slice(0, n);
-    let lit;
-    try {
-      lit = classifyLiteral(text);
-    } catch (e) {
-      if (e instanceof LiteralError) this.fail(e.message);
-      throw e;
+    const lengths = literalLengths(run);
+    for (let k = 0; k < lengths.length; k++) {
+      const n = lengths[k];
+      const text = n === run.length ? run : run.slice(0, n);
+      let lit: Literal | undefined;
+      try {
+        lit = classifyLiteral(text);
+      } catch (e) {
+        // Bad hex in the longest match is an error, as in the reference.
+        if (e instanceof LiteralError && k === 0) this.fail(e.message);
+        if (!(e instanceof LiteralError)) throw e;
+      }
+      if (!lit) continue;
+      this.pos = start + n;
+      return { k: N.Prim, type: lit.type, text, value: lit.value, off: -1, len: 0 };
     }
-    if (!lit) return null;
-    this.pos = start + n;
-    return { k: N.Prim, type: lit.type, text, value: lit.value, off: -1, len: 0 };
+    return null;
   }
 
   /** `error(value)`, or null (consuming nothing) for any other word. */

@@ -730,3 +730,87 @@ describe('errors', () => {
     await expect(r.read()).rejects.toThrow('ZSON syntax error');
   });
 });
+
+describe('what the reference writes but cannot read, read here', () => {
+  test.each([
+    ['a map key running into a time value', '|{0(uint8):1970-01-01T00:00:00Z}|'],
+    ['a map key running into an IPv6 value', '|{1:::1}|'],
+    ['an IPv4-mapped IPv6 address', '{a:::ffff:1.2.3.4,n:::ffff:1.2.3.0/120}'],
+    [
+      'a union value inside an error decorator',
+      'error({a:0(uint8)((uint8,bytes))})(error({a:(uint8,bytes)}))',
+    ],
+    ['an enum of a named enum type', '%HEADS(flip=enum(HEADS,TAILS))'],
+  ])('%s', (_name, text) => {
+    const [v] = parseValues(new TypeContext(), text);
+    expect(formatValue(v)).toBe(text);
+  });
+});
+
+describe('literals', () => {
+  test.each([
+    ['+5', '5'],
+    ['007', '7'],
+    ['-0', '0'],
+    ['1e3', '1000.'],
+    ['.5', '0.5'],
+    ['1E-7', '1e-07'],
+    ['1234567.5', '1.2345675e+06'],
+    ['nan', 'NaN'],
+    ['-inf', '-Inf'],
+    ['9223372036854775807', '9223372036854775807'],
+    ['-9223372036854775808', '-9223372036854775808'],
+    ['9223372036854775808', '9223372036854775808(uint64)'],
+    ['-9223372036854775808.', '-9223372036854775808.'],
+    ['2020-11-24T08:44:09.586441-08:00', '2020-11-24T16:44:09.586441Z'],
+    ['2020-02-29T5:04:05.1234567891Z', '2020-02-29T05:04:05.123456789Z'],
+    ['1677-09-21T00:12:43.145224192Z', '1677-09-21T00:12:43.145224192Z'],
+    ['2262-04-11T23:47:16.854775807Z', '2262-04-11T23:47:16.854775807Z'],
+    ['1.5h', '1h30m'],
+    ['-1.5us', '-1.5us'],
+    ['1w', '7d'],
+    ['0x', '0x'],
+    ['0xDEADbeef', '0xdeadbeef'],
+    ['10.1.2.3/8', '10.0.0.0/8'],
+    ['FE80::1', 'fe80::1'],
+    ['1:2:3:4:5:6:7:8', '1:2:3:4:5:6:7:8'],
+    ['"\\u00e9\\ud83d\\ude00\\/"', '"é😀/"'],
+    ['"e\\u0301"', '"é"'],
+    ['"\\u0041a\\\'b"', '"Aa\'b"'],
+    ['"a\\\'b"', "parse error: string literal: illegal escape (\\')"],
+    ['`\n  one\n    two`', '"one\\ntwo"'],
+    ['=>`\n  one`', '"\\n  one"'],
+    ['"\\u0000\\u001f\\u007f"', '"\\u0000\\u001f\u007f"'],
+    ['{"a b":1,é:2,$x:3,_1:4}', '{"a b":1,é:2,$x:3,_1:4}'],
+    ['1 // comment\n', '1'],
+    ['/* a\n comment */ 2', '2'],
+    ['\u00a03\u2028', '3'],
+    ['<"a b"=int64>', '<a b=int64>'],
+    ['{x:1}("a b")'.replace('("a b")', '(="a b")'), '{x:1}(="a b")'],
+  ])('%j → %j', (text, out) => {
+    if (out.startsWith('parse error')) {
+      expect(() => parseValues(new TypeContext(), text)).toThrow(out);
+      return;
+    }
+    const vals = parseValues(new TypeContext(), text);
+    expect(vals.map((v) => formatValue(v)).join('\n')).toBe(out);
+  });
+
+  test('invalid UTF-8 in a string prints as \\ufffd, a byte at a time', () => {
+    const ctx = new TypeContext();
+    const [v] = parseValues(ctx, '"x"');
+    const bad = new (v.constructor as typeof import('../../../src/zed').Value)(
+      v.type,
+      Buffer.from([0x61, 0xff, 0xf0, 0x90, 0x80, 0x62, 0xc3, 0xa9]),
+      0,
+      8,
+    );
+    expect(formatValue(bad)).toBe('"a\\ufffd\\ufffd\\ufffd\\ufffdbé"');
+  });
+
+  test('raw bytes that are not UTF-8 read as U+FFFD', () => {
+    const ctx = new TypeContext();
+    const vals = parseValues(ctx, Buffer.from([0x22, 0xc3, 0xa9, 0xff, 0x22]).toString('latin1'));
+    expect(vals.length).toBe(1);
+  });
+});
