@@ -9,12 +9,10 @@ commands:
 
 type Command = (args: string[]) => Promise<number>;
 
-const commands: Record<string, () => Promise<Command>> = {};
-
-/** Registers a subcommand (modules add themselves here). */
-export function registerCommand(name: string, load: () => Promise<Command>): void {
-  commands[name] = load;
-}
+// Loaded on demand so a command only pays for the modules it uses.
+const commands: Record<string, () => Promise<Command>> = {
+  zq: async () => (await import('./zq')).zq,
+};
 
 export async function main(argv: string[]): Promise<void> {
   const [name, ...rest] = argv;
