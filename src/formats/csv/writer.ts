@@ -14,7 +14,7 @@
 
 import { formatFloatZSON } from '../../zed/floatfmt';
 import { formatIP, formatNet } from '../../zed/ipnet';
-import { formatDuration, formatTime } from '../../zed/nano';
+import { formatDuration } from '../../zed/nano';
 import {
   decodeFloat,
   decodeInt,
@@ -29,6 +29,7 @@ import { Value } from '../../zed/value';
 import { ZcodeError, ZIter } from '../../zed/zcode';
 import { ByteSink, FormatError, OutputBuffer, ValueWriter, WriterOptions } from '../io';
 import { formatValue } from '../zson';
+import { timeText } from '../zson/formatter';
 import { decodeRune, isSpace } from '../zeek/strconv';
 import { FlatLayout, Flattener } from '../zeek/flatten';
 import { ByteBuf } from '../zeek/bytebuf';
@@ -168,7 +169,7 @@ export class CsvWriter implements ValueWriter {
       case ID.Duration:
         return formatDuration(decodeIntBig(buf, off, len));
       case ID.Time:
-        return formatTime(decodeIntBig(buf, off, len));
+        return timeText(buf, off, len);
       case ID.Float16:
         return trimDot(
           formatFloatZSON(len === 2 ? float16ToNumber(buf[off] | (buf[off + 1] << 8)) : 0, 16),

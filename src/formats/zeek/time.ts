@@ -11,6 +11,10 @@ import { Builder } from '../../zed/zcode';
 import { goFloat, goQuote, ParseError } from './strconv';
 
 const TWO32 = 4294967296;
+// A module binding, not a global lookup per call (globals are slow in
+// sandboxes such as jest's).
+const floor = Math.floor;
+const min = Math.min;
 
 /**
  * Appends the zig-zag int64 encoding of ±(sec·1e9 + frac) as a tagged
@@ -18,14 +22,14 @@ const TWO32 = 4294967296;
  * halves so the hot path needs no bigint.
  */
 function appendNs(b: Builder, neg: boolean, sec: number, frac: number): void {
-  const secHi = Math.floor(sec / 65536);
+  const secHi = floor(sec / 65536);
   const secLo = sec - secHi * 65536;
   const t1 = secLo * 1e9 + frac;
   const t2 = secHi * 1e9;
   const t2lo = t2 % 65536;
   const low = t2lo * 65536 + t1;
   let lo = low % TWO32;
-  let hi = (t2 - t2lo) / 65536 + Math.floor(low / TWO32);
+  let hi = (t2 - t2lo) / 65536 + floor(low / TWO32);
   // zig-zag: 2m for m ≥ 0, 2|m| - 1 for negatives.
   hi = hi * 2 + (lo >= 2147483648 ? 1 : 0);
   lo = lo >= 2147483648 ? lo * 2 - TWO32 : lo * 2;
@@ -44,12 +48,12 @@ function appendNs(b: Builder, neg: boolean, sec: number, frac: number): void {
   let x = lo;
   for (let i = 0; i < 4; i++) {
     buf[at + 1 + i] = x & 0xff;
-    x = Math.floor(x / 256);
+    x = floor(x / 256);
   }
   x = hi;
   for (let i = 4; i < 8; i++) {
     buf[at + 1 + i] = x & 0xff;
-    x = Math.floor(x / 256);
+    x = floor(x / 256);
   }
   n = 8;
   while (n > 0 && buf[at + n] === 0) n--;
@@ -163,7 +167,7 @@ export function splitNs(buf: Uint8Array, off: number, len: number): void {
   let l1 = 0;
   let l2 = 0;
   let l3 = 0;
-  for (let i = Math.min(len, 8) - 1; i >= 0; i--) {
+  for (let i = min(len, 8) - 1; i >= 0; i--) {
     const byte = buf[off + i];
     if (i >= 6) l3 = l3 * 256 + byte;
     else if (i >= 4) l2 = l2 * 256 + byte;
@@ -194,16 +198,16 @@ export function splitNs(buf: Uint8Array, off: number, len: number): void {
   l3 = l3 >> 1;
   // Divide by 1e9, most significant limb first.
   let rem = l3;
-  const q3 = Math.floor(rem / 1e9);
+  const q3 = floor(rem / 1e9);
   rem -= q3 * 1e9;
   let cur = rem * 65536 + l2;
-  const q2 = Math.floor(cur / 1e9);
+  const q2 = floor(cur / 1e9);
   rem = cur - q2 * 1e9;
   cur = rem * 65536 + l1;
-  const q1 = Math.floor(cur / 1e9);
+  const q1 = floor(cur / 1e9);
   rem = cur - q1 * 1e9;
   cur = rem * 65536 + l0;
-  const q0 = Math.floor(cur / 1e9);
+  const q0 = floor(cur / 1e9);
   rem = cur - q0 * 1e9;
   nsParts.neg = neg;
   nsParts.sec = ((q3 * 65536 + q2) * 65536 + q1) * 65536 + q0;
