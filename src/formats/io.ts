@@ -261,3 +261,13 @@ export interface Format {
   /** Absent for read-only formats. */
   newWriter?(sink: ByteSink, opts: WriterOptions): ValueWriter;
 }
+
+/** Every byte of a source, for formats that need random access (Parquet, VNG). */
+export async function readWhole(src: ByteSource): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for (;;) {
+    const c = await src.read();
+    if (!c) return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+    chunks.push(c);
+  }
+}

@@ -6,7 +6,7 @@ import * as A from 'apache-arrow';
 import { TypeContext } from '../../zed/context';
 import { Value } from '../../zed/value';
 import { Builder } from '../../zed/zcode';
-import { ByteSource, FormatError, ValueReader } from '../io';
+import { ByteSource, FormatError, readWhole, ValueReader } from '../io';
 import { checkIpcStream } from './ipccheck';
 import { Appender, CorruptArrowData, Plan, planForSchema, validateData } from './decode';
 
@@ -93,16 +93,6 @@ export class RecordBatchValueReader implements ValueReader {
 export function errorText(err: unknown): string {
   if (err instanceof Error) return err.message;
   return String(err);
-}
-
-/** Reads the whole source (see newArrowReader). */
-export async function readWhole(src: ByteSource): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for (;;) {
-    const c = await src.read();
-    if (!c) return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
-    chunks.push(c);
-  }
 }
 
 /**

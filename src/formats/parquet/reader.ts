@@ -5,22 +5,12 @@
 import * as A from 'apache-arrow';
 import { readParquet } from 'parquet-wasm';
 import { TypeContext } from '../../zed/context';
-import { ByteSource, FormatError, ValueReader } from '../io';
+import { ByteSource, FormatError, readWhole, ValueReader } from '../io';
 import { errorText, RecordBatchValueReader } from '../arrow/reader';
 
 const MAGIC = Buffer.from('PAR1');
 /** Rows per record batch decoded from the file. */
 const BATCH_ROWS = 64 * 1024;
-
-/** Reads the whole source: Parquet needs random access to its footer. */
-export async function readWhole(src: ByteSource): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for (;;) {
-    const c = await src.read();
-    if (!c) return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
-    chunks.push(c);
-  }
-}
 
 function fail(err: unknown): FormatError {
   return new FormatError('parquet', `parquetio: ${errorText(err)}`);

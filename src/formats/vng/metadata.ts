@@ -238,7 +238,7 @@ function topValue(t: Type, b: Builder): Value {
 // ---- Reading ----
 
 /** Field of a record value by name (undefined when absent). */
-function field(v: Value, name: string): Value | undefined {
+export function field(v: Value, name: string): Value | undefined {
   const rt = v.type.under;
   if (!(rt instanceof TypeRecord) || v.len < 0) return undefined;
   const i = rt.indexOf(name);

@@ -8,11 +8,12 @@ import { decodeInt, decodeString } from '../../zed/primitive';
 import { Type, TypeArray, TypeInt64, TypeRecord, TypeString } from '../../zed/types';
 import { Value } from '../../zed/value';
 import { Builder, readUvarint, uv } from '../../zed/zcode';
-import { ByteSource, FormatError, ValueReader } from '../io';
+import { ByteSource, FormatError, readWhole, ValueReader } from '../io';
 import { decodeZng, EOS, lz4Decompress } from '../zng';
 import {
   CompressionLZ4,
   CompressionNone,
+  field,
   Meta,
   MetaError,
   metaType,
@@ -52,23 +53,6 @@ function validStream(b: Uint8Array, off: number): boolean {
   return false;
 }
 
-function fieldOf(v: Value, name: string): Value | undefined {
-  const rt = v.type.under;
-  if (!(rt instanceof TypeRecord) || v.len < 0) return undefined;
-  const i = rt.indexOf(name);
-  if (i < 0) return undefined;
-  let off = v.off;
-  const end = v.off + v.len;
-  for (let k = 0; k <= i; k++) {
-    const tag = readUvarint(v.buf, off, end);
-    if (tag < 0) return undefined;
-    const len = tag - 1;
-    if (k === i) return new Value(rt.fields[i].type, v.buf, uv.end, len);
-    off = uv.end + Math.max(len, 0);
-  }
-  return undefined;
-}
-
 function str(v: Value | undefined): string | undefined {
   if (!v || v.type.under !== TypeString || v.len < 0) return undefined;
   return decodeString(v.buf, v.off, v.len);
@@ -91,7 +75,12 @@ export function readTrailer(buf: Buffer): Trailer {
     } catch {
       val = undefined;
     }
-    const t = val && unmarshalTrailer(val);
+    let t: ReturnType<typeof unmarshalTrailer>;
+    try {
+      t = val && unmarshalTrailer(val);
+    } catch {
+      t = undefined;
+    }
     if (typeof t === 'string') {
       if (err === 'trailer not found') err = t;
     } else if (t) {
@@ -116,11 +105,11 @@ function unmarshalTrailer(
   v: Value,
 ): (Trailer & { magic: string; type: string; version: number }) | string | undefined {
   if (!(v.type.under instanceof TypeRecord)) return undefined;
-  const magic = str(fieldOf(v, 'magic'));
-  const type = str(fieldOf(v, 'type'));
-  const version = num(fieldOf(v, 'version'));
-  const secs = fieldOf(v, 'sections');
-  const meta = fieldOf(v, 'meta');
+  const magic = str(field(v, 'magic'));
+  const type = str(field(v, 'type'));
+  const version = num(field(v, 'version'));
+  const secs = field(v, 'sections');
+  const meta = field(v, 'meta');
   if (magic === undefined || type === undefined || version === undefined || !secs || !meta) {
     return 'trailer not found';
   }
@@ -138,8 +127,8 @@ function unmarshalTrailer(
     type,
     version,
     sections,
-    skewThresh: num(fieldOf(meta, 'skew_thresh')) ?? 0,
-    segmentThresh: num(fieldOf(meta, 'segment_thresh')) ?? 0,
+    skewThresh: num(field(meta, 'skew_thresh')) ?? 0,
+    segmentThresh: num(field(meta, 'segment_thresh')) ?? 0,
   };
 }
 
@@ -329,15 +318,6 @@ function newColumnReader(src: Source, m: Meta): ColumnReader {
       );
     case 'Primitive':
       return new PrimitiveReader(src, m.segmap);
-  }
-}
-
-async function readWhole(src: ByteSource): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for (;;) {
-    const c = await src.read();
-    if (!c) return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
-    chunks.push(c);
   }
 }
 
