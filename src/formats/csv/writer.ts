@@ -29,7 +29,7 @@ import { Value } from '../../zed/value';
 import { ZcodeError, ZIter } from '../../zed/zcode';
 import { ByteSink, FormatError, OutputBuffer, ValueWriter, WriterOptions } from '../io';
 import { formatValue } from '../zson';
-import { timeText } from '../zson/formatter';
+import { writeTime } from '../zson/formatter';
 import { decodeRune, isSpace } from '../zeek/strconv';
 import { FlatLayout, Flattener } from '../zeek/flatten';
 import { ByteBuf } from '../zeek/bytebuf';
@@ -149,6 +149,11 @@ export class CsvWriter implements ValueWriter {
       return;
     }
     if (u.id === ID.Bytes && len <= 0) return;
+    if (u.id === ID.Time && len >= 0) {
+      // RFC 3339 text never needs quotes.
+      writeTime(this.line, buf, off, len);
+      return;
+    }
     this.writeText(this.text(u, buf, off, len));
   }
 
@@ -168,8 +173,6 @@ export class CsvWriter implements ValueWriter {
         return String(decodeIntExact(buf, off, len));
       case ID.Duration:
         return formatDuration(decodeIntBig(buf, off, len));
-      case ID.Time:
-        return timeText(buf, off, len);
       case ID.Float16:
         return trimDot(
           formatFloatZSON(len === 2 ? float16ToNumber(buf[off] | (buf[off + 1] << 8)) : 0, 16),
