@@ -12,6 +12,7 @@ type Command = (args: string[]) => Promise<number>;
 // Loaded on demand so a command only pays for the modules it uses.
 const commands: Record<string, () => Promise<Command>> = {
   zq: async () => (await import('./zq')).zq,
+  serve: async () => (await import('./serve')).serve,
 };
 
 export async function main(argv: string[]): Promise<void> {

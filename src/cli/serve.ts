@@ -1,0 +1,90 @@
+// zlake serve: run the lake service over a lake directory, with the
+// reference's `zed serve` flags.
+
+import { createReadStream, promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { Lake } from '../lake';
+import { openLogSink, Logger, parseLogLevel } from '../service/log';
+import { Service, version } from '../service/server';
+import { FlagSet } from './flags';
+
+/** The lake served when -lake is not given (ZED_LAKE when it is a directory). */
+function defaultLake(): string {
+  const env = process.env.ZED_LAKE;
+  if (env && !/^https?:\/\//.test(env)) return env.replace(/^file:\/\//, '');
+  return '.zlake';
+}
+
+export async function serve(args: string[]): Promise<number> {
+  const fs_ = new FlagSet('serve');
+  const listen = fs_.string('l', 'localhost:9867', '[addr]:port to listen on');
+  const lakeDir = fs_.string('lake', defaultLake(), 'lake location (env ZED_LAKE)');
+  const portFile = fs_.string('portfile', '', 'write listen port to file');
+  const defaultFmt = fs_.string('defaultfmt', 'zson', 'default response format');
+  const cors = fs_.strings('cors.origin', 'CORS allowed origin (may be repeated)');
+  const logLevel = fs_.string('log.level', 'info', 'logging level (debug, info, warn, error)');
+  const logPath = fs_.string('log.path', 'stderr', 'path to send logs (stderr, stdout, or a file)');
+  const logMode = fs_.string('log.filemode', 'truncate', 'log file write mode (append, truncate)');
+  fs_.bool('log.devmode', false, 'development mode (accepted for compatibility)');
+  const rootContent = fs_.string('rootcontentfile', '', 'file to serve for GET /');
+  const brimfd = fs_.int('brimfd', -1, 'pipe read fd passed by Zui to signal Zui closure');
+  const auth = fs_.bool('auth.enabled', false, 'enable authentication checks (not supported)');
+  let rest: string[];
+  try {
+    rest = fs_.parse(args);
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message}\n${fs_.usage()}`);
+    return 2;
+  }
+  if (rest.length > 0) {
+    process.stderr.write(`zlake serve: unexpected arguments: ${rest.join(' ')}\n`);
+    return 2;
+  }
+  if (auth.value) throw new Error('zlake serve: authentication is not supported');
+  if (/^https?:\/\//.test(lakeDir.value)) {
+    throw new Error('serve command available for local lakes only');
+  }
+  const mode = logMode.value === 'append' ? 'append' : 'truncate';
+  const logOut = openLogSink(logPath.value, mode);
+  const log = new Logger(logOut.sink, parseLogLevel(logLevel.value));
+  const dir = path.resolve(lakeDir.value);
+  const lake = await Lake.openLocal(dir);
+  const service = new Service({
+    lake,
+    defaultFormat: defaultFmt.value,
+    corsOrigins: cors.value,
+    logger: log,
+    rootContent: rootContent.value ? await fs.readFile(rootContent.value) : undefined,
+    processMetrics: true,
+  });
+  const addr = await service.listen(listen.value);
+  log.info('Started', { lake: dir, version: version(), port: addr.port });
+  if (portFile.value) {
+    // Written whole, then renamed, so a watcher never reads a partial file.
+    const tmp = `${portFile.value}.${process.pid}.tmp`;
+    await fs.writeFile(tmp, String(addr.port));
+    await fs.rename(tmp, portFile.value);
+  }
+
+  return new Promise<number>((resolve) => {
+    let stopping = false;
+    const stop = async (why: string) => {
+      if (stopping) return;
+      stopping = true;
+      log.info('Shutdown', { reason: why });
+      await service.close();
+      await lake.close();
+      await logOut.close();
+      resolve(0);
+    };
+    process.once('SIGINT', () => void stop('SIGINT'));
+    process.once('SIGTERM', () => void stop('SIGTERM'));
+    if (brimfd.value >= 0) {
+      // Zui passes a pipe; when it closes, Zui is gone and so are we.
+      const pipe = createReadStream('', { fd: brimfd.value });
+      pipe.on('data', () => undefined);
+      pipe.on('close', () => void stop('brimfd closed'));
+      pipe.on('error', () => void stop('brimfd closed'));
+    }
+  });
+}

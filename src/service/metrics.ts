@@ -1,0 +1,108 @@
+// Prometheus metrics (GET /metrics), named by the Prometheus conventions:
+// a zlake_ prefix, _total for counters, base units (seconds, bytes).
+
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+export class Metrics {
+  readonly registry = new Registry();
+  readonly httpRequests: Counter<'method' | 'route' | 'status'>;
+  readonly httpDuration: Histogram<'method' | 'route'>;
+  readonly httpInFlight: Gauge;
+  readonly queries: Counter<'outcome'>;
+  readonly queryRecordsRead: Counter;
+  readonly queryBytesRead: Counter;
+  readonly queryRecordsWritten: Counter;
+  readonly queryBytesWritten: Counter;
+  readonly loadRecords: Counter;
+  readonly loadBytes: Counter;
+  readonly loadRequestBytes: Counter;
+  readonly commits: Counter<'operation'>;
+  readonly eventSubscribers: Gauge;
+  readonly eventsSent: Counter;
+  readonly eventSubscribersDropped: Counter;
+
+  constructor(defaultMetrics = true) {
+    const registers = [this.registry];
+    if (defaultMetrics) collectDefaultMetrics({ register: this.registry });
+    this.httpRequests = new Counter({
+      name: 'zlake_http_requests_total',
+      help: 'HTTP requests completed, by method, route and status code.',
+      labelNames: ['method', 'route', 'status'],
+      registers,
+    });
+    this.httpDuration = new Histogram({
+      name: 'zlake_http_request_duration_seconds',
+      help: 'Time from a request arriving to its response ending.',
+      labelNames: ['method', 'route'],
+      buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 60],
+      registers,
+    });
+    this.httpInFlight = new Gauge({
+      name: 'zlake_http_requests_in_flight',
+      help: 'HTTP requests being served (event streams included).',
+      registers,
+    });
+    this.queries = new Counter({
+      name: 'zlake_queries_total',
+      help: 'Queries run, by outcome (ok, error, cancelled).',
+      labelNames: ['outcome'],
+      registers,
+    });
+    this.queryRecordsRead = new Counter({
+      name: 'zlake_query_records_read_total',
+      help: 'Values queries read from storage.',
+      registers,
+    });
+    this.queryBytesRead = new Counter({
+      name: 'zlake_query_bytes_read_total',
+      help: 'Bytes of values queries read from storage.',
+      registers,
+    });
+    this.queryRecordsWritten = new Counter({
+      name: 'zlake_query_records_written_total',
+      help: 'Result values queries sent to clients.',
+      registers,
+    });
+    this.queryBytesWritten = new Counter({
+      name: 'zlake_query_response_bytes_total',
+      help: 'Bytes of query results sent to clients.',
+      registers,
+    });
+    this.loadRecords = new Counter({
+      name: 'zlake_load_records_total',
+      help: 'Values committed by loads.',
+      registers,
+    });
+    this.loadBytes = new Counter({
+      name: 'zlake_load_bytes_written_total',
+      help: 'Bytes of data objects written by loads.',
+      registers,
+    });
+    this.loadRequestBytes = new Counter({
+      name: 'zlake_load_request_bytes_total',
+      help: 'Bytes of load request bodies read (after Content-Encoding is undone).',
+      registers,
+    });
+    this.commits = new Counter({
+      name: 'zlake_commits_total',
+      help: 'Commits made through the service, by operation.',
+      labelNames: ['operation'],
+      registers,
+    });
+    this.eventSubscribers = new Gauge({
+      name: 'zlake_event_subscribers',
+      help: 'Clients connected to GET /events.',
+      registers,
+    });
+    this.eventsSent = new Counter({
+      name: 'zlake_events_sent_total',
+      help: 'Events queued to subscribers.',
+      registers,
+    });
+    this.eventSubscribersDropped = new Counter({
+      name: 'zlake_event_subscribers_dropped_total',
+      help: 'Subscribers disconnected because they did not keep up.',
+      registers,
+    });
+  }
+}

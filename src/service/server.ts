@@ -1,0 +1,362 @@
+// The lake service: an Express app over a Lake, with the reference's
+// routes, request IDs, access logs, metrics, CORS and error bodies.
+
+import express, { NextFunction, Request, Response } from 'express';
+import { readFileSync } from 'node:fs';
+import * as http from 'node:http';
+import { AddressInfo } from 'node:net';
+import * as path from 'node:path';
+import { Lake } from '../lake';
+import { Ksuid } from '../lake/ksuid';
+import { corsMiddleware } from './cors';
+import { QueryEngine } from './engine';
+import { goJSON, HttpError } from './errors';
+import { EventHub } from './events';
+import * as h from './handlers';
+import { Logger, nopLogger } from './log';
+import { Metrics } from './metrics';
+import { isKnownFormat, negotiate } from './mime';
+import { HeldOutputOptions } from './output';
+import { handleQuery, QueryStatusTable } from './query';
+import { respondError } from './respond';
+
+export interface ServiceOptions {
+  lake: Lake;
+  /** The query engine (loaded on first use when not given). */
+  engine?: QueryEngine;
+  /** Response format when Accept names none (-defaultfmt). */
+  defaultFormat?: string;
+  /** Allowed CORS origins (-cors.origin); none: every origin. */
+  corsOrigins?: string[];
+  logger?: Logger;
+  /** Body of GET / (-rootcontentfile). */
+  rootContent?: string | Buffer;
+  /** Milliseconds between event-stream keep-alive comments. */
+  keepAliveMs?: number;
+  /** Bytes an event subscriber may fall behind by before it is dropped. */
+  maxEventBacklog?: number;
+  /** How much query output is held back before committing to a status. */
+  queryOutput?: HeldOutputOptions;
+  /** Collect Node process metrics (off for tests that make many services). */
+  processMetrics?: boolean;
+}
+
+const INDEX_PAGE = `<!DOCTYPE html>
+<html>
+  <title>zlake</title>
+  <body style="padding:10px">
+    <h2>zlake serve</h2>
+    <p>A Zed lake service is listening on this address. Talk to it with the
+    <code>zlake</code> command (or any client of the Zed lake API).</p>
+  </body>
+</html>
+`;
+
+export function version(): string {
+  try {
+    const pkg = JSON.parse(
+      readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8'),
+    ) as { version?: string };
+    return pkg.version ? `v${pkg.version}` : 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
+/** Loads the query engine adapter on first use (it pulls in the whole language). */
+function lazyEngine(given?: QueryEngine): () => QueryEngine {
+  let engine = given;
+  return () => {
+    if (!engine) {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      engine = (require('./zedengine') as { zedEngine: QueryEngine }).zedEngine;
+    }
+    return engine;
+  };
+}
+
+export class Service {
+  readonly app: express.Express;
+  readonly lake: Lake;
+  readonly metrics: Metrics;
+  readonly hub: EventHub;
+  readonly log: Logger;
+  readonly statuses = new QueryStatusTable();
+  private server: http.Server | null = null;
+  private engine: () => QueryEngine;
+  private defaultFormat: string;
+
+  constructor(opts: ServiceOptions) {
+    this.lake = opts.lake;
+    this.log = opts.logger ?? nopLogger;
+    this.defaultFormat = opts.defaultFormat || 'zson';
+    if (!isKnownFormat(this.defaultFormat)) {
+      throw new Error(
+        `invalid default response format: unknown format type: ${this.defaultFormat}`,
+      );
+    }
+    this.metrics = new Metrics(opts.processMetrics ?? false);
+    this.engine = lazyEngine(opts.engine);
+    this.hub = new EventHub(this.lake, this.metrics, this.log.with({}, 'events'), {
+      keepAliveMs: opts.keepAliveMs,
+      maxBacklog: opts.maxEventBacklog,
+    });
+    this.hub.start();
+    this.app = this.buildApp(opts);
+  }
+
+  private buildApp(opts: ServiceOptions): express.Express {
+    const app = express();
+    app.disable('x-powered-by');
+    app.set('etag', false);
+    app.use(normalizeSlashes);
+    app.use(this.accessLog());
+    app.use(corsMiddleware(opts.corsOrigins ?? []));
+
+    // Auxiliary routes (no content negotiation).
+    const root = opts.rootContent ?? INDEX_PAGE;
+    app.get('/', (_req, res) => {
+      res.type(opts.rootContent ? 'text/plain; charset=utf-8' : 'text/html; charset=utf-8');
+      res.send(root);
+    });
+    app.get('/status', (_req, res) => {
+      res.type('text/plain; charset=utf-8').send('ok');
+    });
+    const v = version();
+    app.get('/version', (_req, res) => {
+      res.setHeader('Content-Type', 'application/json');
+      res.send(goJSON({ version: v }));
+    });
+    app.get('/metrics', async (_req, res, next) => {
+      try {
+        res.setHeader('Content-Type', this.metrics.registry.contentType);
+        res.send(await this.metrics.registry.metrics());
+      } catch (e) {
+        next(e);
+      }
+    });
+
+    const api = (handler: h.Handler) => async (req: Request, res: Response) => {
+      const log = res.locals.log as Logger;
+      try {
+        const format = negotiate(req.headers.accept, this.defaultFormat);
+        await handler(
+          {
+            lake: this.lake,
+            engine: this.engine,
+            metrics: this.metrics,
+            statuses: this.statuses,
+            format,
+            log,
+          },
+          req,
+          res,
+        );
+      } catch (e) {
+        this.fail(res, e, log);
+      }
+    };
+
+    app.get('/auth/identity', api(h.getAuthIdentity));
+    app.get('/auth/method', api(h.getAuthMethod));
+    app.get(
+      '/events',
+      api(async (c, req, res) => this.hub.attach(req, res, this.defaultFormat)),
+    );
+    app.post('/pool', api(h.createPool));
+    app.get('/pool/:pool', api(h.getPool));
+    app.post('/pool/:pool', api(h.createBranch));
+    app.put('/pool/:pool', api(h.renamePool));
+    app.delete('/pool/:pool', api(h.deletePool));
+    app.get('/pool/:pool/branch/:branch', api(h.getBranch));
+    app.post('/pool/:pool/branch/:branch', api(h.load));
+    app.delete('/pool/:pool/branch/:branch', api(h.deleteBranch));
+    app.post('/pool/:pool/branch/:branch/delete', api(h.deleteData));
+    app.post('/pool/:pool/branch/:branch/merge/:child', api(h.merge));
+    app.post('/pool/:pool/branch/:branch/revert/:commit', api(h.revert));
+    app.post('/pool/:pool/revision/:revision/vacuum', api(h.vacuum));
+    app.get('/pool/:pool/stats', api(h.poolStats));
+    app.post(
+      '/query',
+      api((c, req, res) =>
+        handleQuery(
+          {
+            lake: this.lake,
+            engine: this.engine,
+            metrics: this.metrics,
+            statuses: this.statuses,
+            output: opts.queryOutput,
+          },
+          req,
+          res,
+          c.format,
+          res.locals.requestId as string,
+          c.log,
+        ),
+      ),
+    );
+    app.get('/query/status/:requestID', api(h.queryStatus));
+    // Index rules and index objects are not part of zlake yet.
+    const notImplemented = api(async () => {
+      throw new HttpError('invalid', 'indexes are not implemented by zlake', 501);
+    });
+    app.post('/index', notImplemented);
+    app.delete('/index', notImplemented);
+    app.post('/pool/:pool/branch/:branch/index', notImplemented);
+    app.post('/pool/:pool/branch/:branch/index/update', notImplemented);
+
+    app.use((req: Request, res: Response) => {
+      const known = KNOWN_PATHS.some((re) => re.test(req.path));
+      res.status(known ? 405 : 404);
+      res.setHeader('Content-Type', 'application/json');
+      res.end(
+        goJSON({
+          type: 'Error',
+          kind: known ? 'invalid operation' : 'item does not exist',
+          error: known ? `method ${req.method} not allowed on ${req.path}` : '404 page not found',
+        }),
+      );
+    });
+    app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
+      void _next;
+      this.fail(res, err, (res.locals.log as Logger | undefined) ?? this.log);
+    });
+    return app;
+  }
+
+  private fail(res: Response, e: unknown, log: Logger): void {
+    respondError(res, e, (code, err) => {
+      if (code >= 500) {
+        log.warn('Error', {
+          status: code,
+          error: (err as Error)?.message,
+          stack: (err as Error)?.stack,
+        });
+      }
+    });
+  }
+
+  /** Request IDs, one access log line per request, and HTTP metrics. */
+  private accessLog() {
+    const access = this.log.with({}, 'http.access');
+    return (req: Request, res: Response, next: NextFunction) => {
+      const hdr = req.headers['x-request-id'];
+      const id = (Array.isArray(hdr) ? hdr[0] : hdr) || Ksuid.generate().toString();
+      res.setHeader('X-Request-Id', id);
+      res.locals.requestId = id;
+      res.locals.log = this.log.with({ request_id: id });
+      const start = process.hrtime.bigint();
+      this.metrics.httpInFlight.inc();
+      let logged = false;
+      const done = () => {
+        if (logged) return;
+        logged = true;
+        this.metrics.httpInFlight.dec();
+        const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+        const route = routeLabel(req);
+        const status = res.writableFinished
+          ? res.statusCode
+          : res.headersSent
+            ? res.statusCode
+            : 499;
+        this.metrics.httpRequests.inc({ method: req.method, route, status: String(status) });
+        this.metrics.httpDuration.observe({ method: req.method, route }, seconds);
+        const quiet = req.path === '/metrics' || req.path === '/status';
+        const fields = {
+          request_id: id,
+          method: req.method,
+          path: req.path,
+          route,
+          status,
+          elapsed: seconds,
+          remote_addr: req.socket.remoteAddress,
+          request_content_length: Number(req.headers['content-length'] ?? -1),
+          response_content_length: Number(res.getHeader('content-length') ?? -1),
+          completed: res.writableFinished,
+        };
+        if (quiet) access.debug('Request completed', fields);
+        else access.info('Request completed', fields);
+      };
+      res.on('finish', done);
+      res.on('close', done);
+      next();
+    };
+  }
+
+  /** Listens on addr ("host:port", ":port" or "port"; port 0 picks one). */
+  listen(addr = 'localhost:9867'): Promise<AddressInfo> {
+    const { host, port } = parseListenAddr(addr);
+    return new Promise((resolve, reject) => {
+      const server = http.createServer(this.app);
+      // Long loads and queries: no request timeout; idle keep-alives close.
+      server.requestTimeout = 0;
+      server.headersTimeout = 60000;
+      server.keepAliveTimeout = 5000;
+      server.once('error', reject);
+      server.listen(port, host, () => {
+        server.off('error', reject);
+        this.server = server;
+        const a = server.address() as AddressInfo;
+        this.log.info('Listening', { addr: `${a.address}:${a.port}` });
+        resolve(a);
+      });
+    });
+  }
+
+  /** Stops listening, ends event streams and in-flight connections. */
+  async close(): Promise<void> {
+    await this.hub.close();
+    const server = this.server;
+    this.server = null;
+    if (!server) return;
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeIdleConnections();
+      setTimeout(() => server.closeAllConnections(), 2000).unref();
+    });
+  }
+}
+
+const KNOWN_PATHS = [
+  /^\/auth\/(identity|method)$/,
+  /^\/events$/,
+  /^\/pool$/,
+  /^\/pool\/[^/]+$/,
+  /^\/pool\/[^/]+\/branch\/[^/]+$/,
+  /^\/pool\/[^/]+\/branch\/[^/]+\/(delete|index|index\/update)$/,
+  /^\/pool\/[^/]+\/branch\/[^/]+\/(merge|revert)\/[^/]+$/,
+  /^\/pool\/[^/]+\/revision\/[^/]+\/vacuum$/,
+  /^\/pool\/[^/]+\/stats$/,
+  /^\/query$/,
+  /^\/query\/status\/[^/]+$/,
+  /^\/index$/,
+];
+
+function routeLabel(req: Request): string {
+  const r = (req as Request & { route?: { path?: string } }).route;
+  return r?.path ?? 'unmatched';
+}
+
+/** Collapses repeated slashes and drops a trailing one (the reference's clients send both). */
+function normalizeSlashes(req: Request, _res: Response, next: NextFunction): void {
+  const q = req.url.indexOf('?');
+  const p = q < 0 ? req.url : req.url.slice(0, q);
+  let n = p.replace(/\/{2,}/g, '/');
+  if (n.length > 1 && n.endsWith('/')) n = n.slice(0, -1);
+  if (n !== p) req.url = n + (q < 0 ? '' : req.url.slice(q));
+  next();
+}
+
+export function parseListenAddr(addr: string): { host: string | undefined; port: number } {
+  let host: string | undefined;
+  let portText = addr;
+  const i = addr.lastIndexOf(':');
+  if (i >= 0) {
+    host = addr.slice(0, i).replace(/^\[(.*)\]$/, '$1') || undefined;
+    portText = addr.slice(i + 1);
+  }
+  if (!/^\d+$/.test(portText)) throw new Error(`invalid listen address: ${addr}`);
+  const port = Number(portText);
+  if (port > 65535) throw new Error(`invalid listen address: ${addr}`);
+  return { host, port };
+}
