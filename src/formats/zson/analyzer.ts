@@ -33,6 +33,7 @@ import {
   TypePrimitive,
   TypeRecord,
   TypeSet,
+  TypeInt64,
   TypeString,
   TypeType,
   TypeUnion,
@@ -76,6 +77,14 @@ function fail(msg: string): never {
 interface RecordTrie {
   next: Map<string, Map<Type, RecordTrie>> | null;
   type: TypeRecord | null;
+  // The step taken last from here, tried first.
+  lastName: string;
+  lastType: Type | null;
+  last: RecordTrie | null;
+}
+
+function trieNode(): RecordTrie {
+  return { next: null, type: null, lastName: '', lastType: null, last: null };
 }
 
 const scratch8 = new Uint8Array(8);
@@ -84,7 +93,7 @@ export class Analyzer {
   /** Source buffer of the value being converted (plain strings point into it). */
   src: Buffer = Buffer.alloc(0);
   private defs = new Map<string, Type>();
-  private trie: RecordTrie = { next: null, type: null };
+  private trie: RecordTrie = trieNode();
   private unionMade = false;
 
   constructor(
@@ -243,6 +252,7 @@ export class Analyzer {
     return typ;
   }
 
+  /** A literal's text (kept as a range of the source until needed). */
   private text(node: PrimNode): string {
     if (node.text === null) node.text = latin1(this.src, node.off, node.off + node.len);
     return node.text as string;
@@ -261,8 +271,13 @@ export class Analyzer {
       case ID.Uint16:
       case ID.Uint32:
       case ID.Uint64: {
-        const v = same ? (node.value as number | bigint) : parseGoUint(node.text!);
-        if (v === undefined) fail(`invalid unsigned integer: ${node.text}`);
+        // An int64 literal written without a sign has the same value unsigned.
+        const v =
+          same ||
+          (node.type === TypeInt64 && this.src[node.off] !== 0x2d && this.src[node.off] !== 0x2b)
+            ? (node.value as number | bigint)
+            : parseGoUint(this.text(node));
+        if (v === undefined) fail(`invalid unsigned integer: ${this.text(node)}`);
         b.appendUint(v);
         return;
       }
@@ -270,21 +285,24 @@ export class Analyzer {
       case ID.Int16:
       case ID.Int32:
       case ID.Int64: {
-        const v = same ? (node.value as number | bigint) : parseGoInt(node.text!);
-        if (v === undefined) fail(`invalid integer: ${node.text}`);
+        const v =
+          same || node.type === TypeInt64
+            ? (node.value as number | bigint)
+            : parseGoInt(this.text(node));
+        if (v === undefined) fail(`invalid integer: ${this.text(node)}`);
         b.appendInt(v);
         return;
       }
       case ID.Duration: {
-        const v = same ? (node.value as bigint) : parseDurationGo(node.text!);
-        if (v === undefined) fail(`invalid duration: ${node.text}`);
+        const v = same ? (node.value as bigint) : parseDurationGo(this.text(node));
+        if (v === undefined) fail(`invalid duration: ${this.text(node)}`);
         b.appendInt(v >= -9007199254740991n && v <= 9007199254740991n ? Number(v) : v);
         return;
       }
       case ID.Time: {
-        const v = same ? (node.value as TimeParts) : parseRFC3339(node.text!);
-        if (v === undefined) fail(`invalid ISO time: ${node.text}`);
-        if (timeOverflows(v)) fail(`time overflow: ${node.text} (max: ${MAX_TIME_TEXT})`);
+        const v = same ? (node.value as TimeParts) : parseRFC3339(this.text(node));
+        if (v === undefined) fail(`invalid ISO time: ${this.text(node)}`);
+        if (timeOverflows(v)) fail(`time overflow: ${this.text(node)} (max: ${MAX_TIME_TEXT})`);
         appendTime(b, v);
         return;
       }
@@ -292,8 +310,8 @@ export class Analyzer {
       case ID.Float32:
       case ID.Float64: {
         const wide = t.id === ID.Float64;
-        const v = same ? (node.value as number) : parseGoFloat(node.text!, wide ? 64 : 32);
-        if (v === undefined) fail(`invalid floating point: ${node.text}`);
+        const v = same ? (node.value as number) : parseGoFloat(this.text(node), wide ? 64 : 32);
+        if (v === undefined) fail(`invalid floating point: ${this.text(node)}`);
         if (t.id === ID.Float16) {
           const h = numberToFloat16(v);
           scratch8[0] = h & 0xff;
@@ -306,12 +324,13 @@ export class Analyzer {
         return;
       }
       case ID.Bool:
-        if (node.text !== 'true' && node.text !== 'false') fail(`invalid bool: ${node.text}`);
-        scratch8[0] = node.text === 'true' ? 1 : 0;
+        if (this.text(node) !== 'true' && this.text(node) !== 'false')
+          fail(`invalid bool: ${this.text(node)}`);
+        scratch8[0] = this.text(node) === 'true' ? 1 : 0;
         b.append(scratch8, 0, 1);
         return;
       case ID.Bytes: {
-        const s = node.text!;
+        const s = this.text(node);
         let v = same ? (node.value as Buffer) : undefined;
         if (!v) {
           const hex = s.slice(2);
@@ -324,13 +343,13 @@ export class Analyzer {
         return;
       }
       case ID.IP: {
-        const v = same ? (node.value as Uint8Array) : parseIP(node.text!);
-        if (!v) fail(`ParseAddr(${goQuote(node.text!)}): unable to parse IP`);
+        const v = same ? (node.value as Uint8Array) : parseIP(this.text(node));
+        if (!v) fail(`ParseAddr(${goQuote(this.text(node))}): unable to parse IP`);
         b.append(v, 0, v.length);
         return;
       }
       case ID.Net: {
-        const s = node.text!;
+        const s = this.text(node);
         const v = same ? (node.value as Uint8Array) : parseNet(s);
         if (!v) {
           const why = s.indexOf('/') < 0 ? ` (netip.ParsePrefix(${goQuote(s)}): no '/')` : '';
@@ -374,17 +393,26 @@ export class Analyzer {
   private recordType(names: string[], types: Type[]): TypeRecord {
     let at = this.trie;
     for (let i = 0; i < names.length; i++) {
+      const name = names[i];
+      const t = types[i];
+      if (at.last !== null && at.lastType === t && at.lastName === name) {
+        at = at.last;
+        continue;
+      }
       at.next ??= new Map();
-      let byType = at.next.get(names[i]);
+      let byType = at.next.get(name);
       if (!byType) {
         byType = new Map();
-        at.next.set(names[i], byType);
+        at.next.set(name, byType);
       }
-      let nextAt = byType.get(types[i]);
+      let nextAt = byType.get(t);
       if (!nextAt) {
-        nextAt = { next: null, type: null };
-        byType.set(types[i], nextAt);
+        nextAt = trieNode();
+        byType.set(t, nextAt);
       }
+      at.lastName = name;
+      at.lastType = t;
+      at.last = nextAt;
       at = nextAt;
     }
     if (at.type === null) {

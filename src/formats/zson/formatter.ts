@@ -95,11 +95,33 @@ export class TextBuffer {
     this.len += len;
   }
 
+  /** Appends the decimal digits of a non-negative safe integer. */
+  digits(n: number): void {
+    if (n < 10) {
+      this.byte(48 + n);
+      return;
+    }
+    let k = 1;
+    for (let m = n; m >= 10; m = Math.floor(m / 10)) k++;
+    if (this.len + k > this.buf.length) this.ensure(k);
+    const buf = this.buf;
+    let p = this.len + k;
+    this.len = p;
+    while (n >= 10) {
+      const q = Math.floor(n / 10);
+      buf[--p] = 48 + (n - q * 10);
+      n = q;
+    }
+    buf[--p] = 48 + n;
+  }
+
   spaces(n: number): void {
     if (n <= 0) return;
-    this.ensure(n);
-    this.buf.fill(0x20, this.len, this.len + n);
-    this.len += n;
+    if (this.len + n > this.buf.length) this.ensure(n);
+    const buf = this.buf;
+    let p = this.len;
+    for (let i = 0; i < n; i++) buf[p++] = 0x20;
+    this.len = p;
   }
 
   /** Takes the text written so far, leaving the buffer empty. */
@@ -201,28 +223,35 @@ export function floatText(v: number, bits: 32 | 64): string {
 
 // ---- time text without bigints ----
 
+// The date part ("YYYY-MM-DDT") of the last day written: times in a
+// stream mostly share it.
 let cachedDay = NaN;
-let cachedDate = '';
+const cachedDate = Buffer.alloc(32);
+let cachedDateLen = 0;
 
-function pad2(n: number): string {
-  return n < 10 ? '0' + n : String(n);
-}
-
-/** RFC 3339 text (trailing fractional zeros trimmed) of a zig-zag int64 time body. */
-export function timeText(buf: Uint8Array, off: number, len: number): string {
-  if (len > 8) return formatTime(decodeIntBig(buf, off, len));
+/**
+ * Writes the RFC 3339 text of a zig-zag int64 time body (UTC, trailing
+ * fractional zeros trimmed, as Go's RFC3339Nano), without bigints.
+ */
+export function writeTime(out: TextBuffer, buf: Uint8Array, off: number, len: number): void {
+  if (len > 8) {
+    out.ascii(formatTime(decodeIntBig(buf, off, len)));
+    return;
+  }
   // u = hi*2^32 + lo, the zig-zag encoding.
   let lo = 0;
   let hi = 0;
+  let scale = 1;
   for (let i = 0; i < len; i++) {
-    const v = buf[off + i];
-    if (i < 4) lo += v * 2 ** (8 * i);
-    else hi += v * 2 ** (8 * (i - 4));
+    if (i === 4) scale = 1;
+    if (i < 4) lo += buf[off + i] * scale;
+    else hi += buf[off + i] * scale;
+    scale *= 256;
   }
-  const neg = (lo & 1) === 1;
+  const neg = lo % 2 === 1;
   // m = |v| = u>>1 (+1 when negative), as hi/lo words.
-  let mh = hi >>> 1;
-  let ml = (hi & 1) * 2147483648 + Math.floor(lo / 2);
+  let mh = Math.floor(hi / 2);
+  let ml = (hi % 2) * 2147483648 + Math.floor(lo / 2);
   if (neg) {
     ml += 1;
     if (ml === 4294967296) {
@@ -230,16 +259,22 @@ export function timeText(buf: Uint8Array, off: number, len: number): string {
       mh += 1;
     }
   }
-  // m / 1e9 by long division in 16-bit words.
-  const w = [mh >>> 16, mh & 0xffff, Math.floor(ml / 65536), ml % 65536];
-  let rem = 0;
-  let q = 0;
-  for (let i = 0; i < 4; i++) {
-    const cur = rem * 65536 + w[i];
-    const d = Math.floor(cur / 1e9);
-    rem = cur - d * 1e9;
-    q = q * 65536 + d;
-  }
+  // m / 1e9 by long division in 16-bit words (every step exact).
+  let cur = Math.floor(mh / 65536);
+  let q = Math.floor(cur / 1e9);
+  let rem = cur - q * 1e9;
+  cur = rem * 65536 + (mh % 65536);
+  let d = Math.floor(cur / 1e9);
+  rem = cur - d * 1e9;
+  q = q * 65536 + d;
+  cur = rem * 65536 + Math.floor(ml / 65536);
+  d = Math.floor(cur / 1e9);
+  rem = cur - d * 1e9;
+  q = q * 65536 + d;
+  cur = rem * 65536 + (ml % 65536);
+  d = Math.floor(cur / 1e9);
+  rem = cur - d * 1e9;
+  q = q * 65536 + d;
   let secs = q;
   let nsec = rem;
   if (neg) {
@@ -252,21 +287,49 @@ export function timeText(buf: Uint8Array, off: number, len: number): string {
   const day = Math.floor(secs / 86400);
   const sod = secs - day * 86400;
   if (day !== cachedDay) {
-    cachedDate = formatTime(BigInt(day) * 86_400_000_000_000n).slice(0, -9);
+    const date = formatTime(BigInt(day) * 86_400_000_000_000n);
+    cachedDateLen = cachedDate.write(date.slice(0, date.length - 9), 0, 'latin1');
     cachedDay = day;
   }
+  out.ensure(cachedDateLen + 20);
+  const ob = out.buf;
+  let p = out.len;
+  for (let i = 0; i < cachedDateLen; i++) ob[p++] = cachedDate[i];
   const hh = Math.floor(sod / 3600);
-  const mm = Math.floor((sod % 3600) / 60);
+  const mm = Math.floor(sod / 60) % 60;
   const ss = sod % 60;
-  let s = cachedDate + pad2(hh) + ':' + pad2(mm) + ':' + pad2(ss);
+  ob[p++] = 48 + Math.floor(hh / 10);
+  ob[p++] = 48 + (hh % 10);
+  ob[p++] = 58;
+  ob[p++] = 48 + Math.floor(mm / 10);
+  ob[p++] = 48 + (mm % 10);
+  ob[p++] = 58;
+  ob[p++] = 48 + Math.floor(ss / 10);
+  ob[p++] = 48 + (ss % 10);
   if (nsec !== 0) {
-    let f = String(nsec).padStart(9, '0');
-    let end = 9;
-    while (f.charCodeAt(end - 1) === 48) end--;
-    f = f.slice(0, end);
-    s += '.' + f;
+    ob[p++] = 46;
+    let digits = 9;
+    while (nsec % 10 === 0) {
+      nsec /= 10;
+      digits--;
+    }
+    for (let i = digits - 1; i >= 0; i--) {
+      ob[p + i] = 48 + (nsec % 10);
+      nsec = Math.floor(nsec / 10);
+    }
+    p += digits;
   }
-  return s + 'Z';
+  ob[p++] = 90;
+  out.len = p;
+}
+
+const timeScratch = new TextBuffer(64);
+
+/** The RFC 3339 text of a zig-zag int64 time body, as ZSON writes times. */
+export function timeText(buf: Uint8Array, off: number, len: number): string {
+  timeScratch.len = 0;
+  writeTime(timeScratch, buf, off, len);
+  return timeScratch.toString();
 }
 
 // ---- per-type facts, cached ----
@@ -297,17 +360,20 @@ function computeImplied(t: Type): boolean {
   return false;
 }
 
-/** Self-describing: a `(=name)` definition can take the type from the value (zson.SelfDescribing). */
-function selfDescribing(t: Type): boolean {
-  if (computeImplied(t)) return true;
-  if (
-    t instanceof TypeRecord ||
-    t instanceof TypeArray ||
-    t instanceof TypeSet ||
-    t instanceof TypeMap
-  )
-    return true;
-  if (t instanceof TypeNamed) return selfDescribing(t.type);
+const impliedPrimitive: boolean[] = [];
+for (let id = 0; id < ID.FirstComplex; id++) {
+  const p = primitiveById(id);
+  impliedPrimitive[id] = p !== undefined && computeImplied(p);
+}
+
+/** True when a named type occurs anywhere in t. */
+function hasNames(t: Type): boolean {
+  if (t instanceof TypeNamed) return true;
+  if (t instanceof TypeRecord) return t.fields.some((f) => hasNames(f.type));
+  if (t instanceof TypeArray || t instanceof TypeSet) return hasNames(t.type);
+  if (t instanceof TypeMap) return hasNames(t.keyType) || hasNames(t.valType);
+  if (t instanceof TypeUnion) return t.types.some(hasNames);
+  // An error's inner type is written on its own (see formatType).
   return false;
 }
 
@@ -328,6 +394,10 @@ export class Formatter {
   private persist: RegExp | null;
   private implied = new Map<Type, boolean>();
   private fieldNames = new Map<TypeRecord, Buffer[]>();
+  // Decorator texts: `(name)`, `(=name)`, and `(type)` for types without names.
+  private nameRefs = new Map<string, Buffer>();
+  private nameDefs = new Map<string, Buffer>();
+  private plainTypes = new Map<Type, Buffer | null>();
 
   constructor(opts: FormatterOptions = {}, out = new TextBuffer()) {
     this.out = out;
@@ -344,9 +414,12 @@ export class Formatter {
   format(type: Type, buf: Uint8Array, off: number, len: number): void {
     if (this.typedefs.size > 0) this.typedefs.clear();
     // Types from many contexts may pass through one formatter: bound the caches.
-    if (this.implied.size > 10000) {
+    if (this.implied.size + this.plainTypes.size > 10000) {
       this.implied.clear();
       this.fieldNames.clear();
+      this.plainTypes.clear();
+      this.nameRefs.clear();
+      this.nameDefs.clear();
     }
     const known = this.hasName(type);
     this.formatValue(0, type, buf, off, len, known, this.isImplied(type), false);
@@ -360,6 +433,22 @@ export class Formatter {
       this.implied.set(t, v);
     }
     return v;
+  }
+
+  /** Self-describing: a `(=name)` definition can take the type from the value (zson.SelfDescribing). */
+  private selfDescribing(t: Type): boolean {
+    for (;;) {
+      if (this.isImplied(t)) return true;
+      if (
+        t instanceof TypeRecord ||
+        t instanceof TypeArray ||
+        t instanceof TypeSet ||
+        t instanceof TypeMap
+      )
+        return true;
+      if (!(t instanceof TypeNamed)) return false;
+      t = t.type;
+    }
   }
 
   private hasName(t: Type): boolean {
@@ -434,23 +523,46 @@ export class Formatter {
   }
 
   private decorate(typ: Type, known: boolean, isNull: boolean): void {
-    if (known || (!(isNull && typ !== TypeNull) && this.isImplied(typ))) return;
+    if (known) return;
+    if (!(isNull && typ !== TypeNull)) {
+      if (typ.under === typ && typ.kind === Kind.Primitive) {
+        if (impliedPrimitive[typ.id]) return;
+      } else if (this.isImplied(typ)) {
+        return;
+      }
+    }
     const out = this.out;
     const name = this.nameOf(typ);
     if (name !== undefined) {
-      if (this.pretty) out.byte(0x20);
-      out.byte(0x28);
-      out.utf8(quotedTypeName(name));
-      out.byte(0x29);
-    } else if (!isNull && selfDescribing(typ)) {
+      let d = this.nameRefs.get(name);
+      if (!d) {
+        d = Buffer.from((this.pretty ? ' (' : '(') + quotedTypeName(name) + ')', 'utf8');
+        this.nameRefs.set(name, d);
+      }
+      out.raw(d, 0, d.length);
+    } else if (!isNull && this.selfDescribing(typ)) {
       if (typ instanceof TypeNamed) {
         this.saveType(typ);
-        if (this.pretty) out.byte(0x20);
-        out.ascii('(=');
-        out.utf8(quotedTypeName(typ.name));
-        out.byte(0x29);
+        let d = this.nameDefs.get(typ.name);
+        if (!d) {
+          d = Buffer.from((this.pretty ? ' (=' : '(=') + quotedTypeName(typ.name) + ')', 'utf8');
+          this.nameDefs.set(typ.name, d);
+        }
+        out.raw(d, 0, d.length);
       }
     } else {
+      // A type without names always reads the same: cache its text.
+      let d = this.plainTypes.get(typ);
+      if (d === undefined) {
+        d = hasNames(typ)
+          ? null
+          : Buffer.from((this.pretty ? ' (' : '(') + canonicalType(typ) + ')', 'utf8');
+        this.plainTypes.set(typ, d);
+      }
+      if (d !== null) {
+        out.raw(d, 0, d.length);
+        return;
+      }
       if (this.pretty) out.byte(0x20);
       out.byte(0x28);
       this.formatType(typ);
@@ -687,7 +799,7 @@ export class Formatter {
         );
         return;
       case ID.Time:
-        out.ascii(timeText(buf, off, len));
+        writeTime(out, buf, off, len);
         return;
       case ID.Duration:
         out.ascii(
@@ -705,7 +817,17 @@ export class Formatter {
         out.ascii(len > 0 && buf[off] !== 0 ? 'true' : 'false');
         return;
       case ID.IP:
-        out.ascii(formatIP(buf, off, len));
+        if (len === 4) {
+          out.digits(buf[off]);
+          out.byte(0x2e);
+          out.digits(buf[off + 1]);
+          out.byte(0x2e);
+          out.digits(buf[off + 2]);
+          out.byte(0x2e);
+          out.digits(buf[off + 3]);
+        } else {
+          out.ascii(formatIP(buf, off, len));
+        }
         return;
       case ID.Net:
         out.ascii(formatNet(buf, off, len));

@@ -16,7 +16,14 @@
 // no literal, and may be an IPv6 address with an IPv4 tail, so that
 // everything the reference's writer prints can be read back.
 
-import { lookupPrimitive, TypePrimitive, TypeString } from '../../zed/types';
+import {
+  lookupPrimitive,
+  TypeInt64,
+  TypeIP,
+  TypePrimitive,
+  TypeString,
+  TypeTime,
+} from '../../zed/types';
 import {
   decodeSeq,
   goQuote,
@@ -29,7 +36,14 @@ import {
   utf8SeqLen,
   validUTF8,
 } from './gotext';
-import { classifyLiteral, literalByte, literalLengths, LiteralError, Literal } from './literal';
+import {
+  classifyLiteral,
+  literalByte,
+  literalLengths,
+  LiteralError,
+  Literal,
+  parseRFC3339,
+} from './literal';
 
 // Value node kinds.
 export const N = {
@@ -60,9 +74,10 @@ export const T = {
 } as const;
 
 /**
- * A primitive literal. For a plain ASCII string without escapes, `off` and
- * `len` locate its bytes in the parser's buffer and `text` is null until
- * needed; otherwise `text` holds the literal's (decoded) text.
+ * A primitive literal. `off` and `len` locate its bytes in the parser's
+ * buffer, where its text is those bytes (an unquoted literal, or a plain
+ * ASCII string without escapes): `text` is then null until needed.
+ * Otherwise `off` is -1 and `text` holds the literal's decoded text.
  */
 export interface PrimNode {
   k: 0;
@@ -414,13 +429,18 @@ export class Parser {
     this.enter();
     const names: string[] = [];
     const vals: ValueNode[] = [];
+    let seen: Set<string> | undefined;
     for (;;) {
       const name = this.matchSymbol();
       if (name === null) break;
       if (!this.match(0x3a)) this.error(`no type name found for field ${goQuote(name)}`);
       const val = this.parseValue();
       // A repeated field keeps its first value.
-      if (names.length === 0 || names.indexOf(name) < 0) {
+      if (
+        names.length === 0 ||
+        (names.length < 24 ? names.indexOf(name) < 0 : !(seen ??= new Set(names)).has(name))
+      ) {
+        seen?.add(name);
         names.push(name);
         vals.push(val);
       }
@@ -724,16 +744,51 @@ export class Parser {
     const buf = this.buf;
     const start = this.pos;
     let i = start;
+    // Note the shape of the run on the way: the common int64 and IPv4
+    // literals are taken from the bytes without making strings.
+    let digits = 0;
+    let dots = 0;
+    let other = false;
     for (;;) {
       if (i >= this.end) {
         if (!this.eof) throw NEED_MORE;
         break;
       }
-      if (!literalByte[buf[i]]) break;
+      const c = buf[i];
+      if (!literalByte[c]) break;
+      if (c >= 0x30 && c <= 0x39) digits++;
+      else if (c === 0x2e) dots++;
+      else if (!(c === 0x2d && i === start)) other = true;
       i++;
     }
     if (i === start) return null;
+    if (!other) {
+      const n = i - start;
+      if (dots === 0 && digits > 0 && digits <= 15) {
+        let v = 0;
+        for (let k = buf[start] === 0x2d ? start + 1 : start; k < i; k++)
+          v = v * 10 + buf[k] - 0x30;
+        if (buf[start] === 0x2d) v = -v;
+        this.pos = i;
+        return { k: N.Prim, type: TypeInt64, text: null, value: v, off: start, len: n };
+      }
+      if (dots === 3 && digits === n - 3) {
+        const ip = parseIPv4Bytes(buf, start, i);
+        if (ip) {
+          this.pos = i;
+          return { k: N.Prim, type: TypeIP, text: null, value: ip, off: start, len: n };
+        }
+      }
+    }
     const run = latin1(buf, start, i);
+    // A whole run that is an RFC 3339 time is the longest match there is.
+    if (run.length >= 20 && run.charCodeAt(10) === 0x54 && run.charCodeAt(4) === 0x2d) {
+      const t = parseRFC3339(run);
+      if (t !== undefined) {
+        this.pos = i;
+        return { k: N.Prim, type: TypeTime, text: run, value: t, off: start, len: i - start };
+      }
+    }
     const lengths = literalLengths(run);
     for (let k = 0; k < lengths.length; k++) {
       const n = lengths[k];
@@ -748,7 +803,7 @@ export class Parser {
       }
       if (!lit) continue;
       this.pos = start + n;
-      return { k: N.Prim, type: lit.type, text, value: lit.value, off: -1, len: 0 };
+      return { k: N.Prim, type: lit.type, text, value: lit.value, off: start, len: n };
     }
     return null;
   }
@@ -836,7 +891,7 @@ export class Parser {
       ascii = false;
       this.pos += this.runeSize;
     }
-    return ascii ? latin1(buf, start, this.pos) : buf.toString('utf8', start, this.pos);
+    return ascii ? intern(buf, start, this.pos) : buf.toString('utf8', start, this.pos);
   }
 
   // ---- types ----
@@ -976,6 +1031,49 @@ export class Parser {
     this.depth--;
     return { k: T.Error, type };
   }
+}
+
+// Names (field names, type names) recur from value to value: a small
+// cache keyed by their bytes returns the same string without making one.
+const INTERN_SLOTS = 4096;
+const interned: string[] = new Array<string>(INTERN_SLOTS).fill('');
+
+/** buf[start, end) (ASCII) as a string, from the cache when it was seen before. */
+function intern(buf: Buffer, start: number, end: number): string {
+  const n = end - start;
+  if (n > 48) return latin1(buf, start, end);
+  let h = n;
+  for (let i = start; i < end; i++) h = (Math.imul(h, 31) + buf[i]) | 0;
+  const slot = h & (INTERN_SLOTS - 1);
+  const s = interned[slot];
+  if (s.length === n) {
+    let i = 0;
+    while (i < n && s.charCodeAt(i) === buf[start + i]) i++;
+    if (i === n) return s;
+  }
+  const t = latin1(buf, start, end);
+  interned[slot] = t;
+  return t;
+}
+
+/** Dotted IPv4 (no leading zeros, as netip requires) from bytes, or null. */
+function parseIPv4Bytes(buf: Uint8Array, start: number, end: number): Uint8Array | null {
+  const out = new Uint8Array(4);
+  let k = 0;
+  let v = 0;
+  let n = 0;
+  for (let i = start; i <= end; i++) {
+    if (i === end || buf[i] === 0x2e) {
+      if (n === 0 || n > 3 || v > 255 || (n > 1 && buf[i - n] === 0x30) || k > 3) return null;
+      out[k++] = v;
+      v = 0;
+      n = 0;
+      continue;
+    }
+    v = v * 10 + buf[i] - 0x30;
+    n++;
+  }
+  return k === 4 ? out : null;
 }
 
 function hexVal(c: number): number {
