@@ -1,0 +1,79 @@
+// Shared benchmark plumbing: test data made by repeating the sample logs,
+// timing, and the JSON-lines protocol between a case and the runner.
+
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+
+export const ROOT = join(__dirname, '..', '..');
+export const SAMPLES = join(ROOT, '..', 'shared', 'sample-data');
+export const DATA = join(ROOT, 'bench', 'data');
+
+export function ensureDataDir(): string {
+  if (!existsSync(DATA)) mkdirSync(DATA, { recursive: true });
+  return DATA;
+}
+
+/** Names of the sample logs (analyzer, capture_loss, ...). */
+export function sampleLogs(): string[] {
+  return readdirSync(join(SAMPLES, 'zng-uncompressed'))
+    .filter((f) => f.endsWith('.zng.gz'))
+    .map((f) => f.slice(0, -'.zng.gz'.length))
+    .sort();
+}
+
+/** A sample file's bytes, gunzipped. */
+export function sample(dir: string, file: string): Buffer {
+  return gunzipSync(readFileSync(join(SAMPLES, dir, file + '.gz')));
+}
+
+export function fileSize(path: string): number {
+  return statSync(path).size;
+}
+
+/** Seconds since start (from process.hrtime.bigint()). */
+export function since(start: bigint): number {
+  return Number(process.hrtime.bigint() - start) / 1e9;
+}
+
+export function now(): bigint {
+  return process.hrtime.bigint();
+}
+
+/**
+ * Peak resident set size of this process so far, in MB. Linux's VmHWM is
+ * used because getrusage's maxRSS survives exec and so reports the parent's
+ * peak in a freshly spawned child.
+ */
+export function peakRssMB(): number {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
+    if (m) return Number(m[1]) / 1024;
+  } catch {
+    // not Linux
+  }
+  return process.resourceUsage().maxRSS / 1024;
+}
+
+export interface Result {
+  /** What was measured, e.g. "ZNG read". */
+  name: string;
+  records?: number;
+  bytes?: number;
+  seconds?: number;
+  /** Peak RSS of the measuring process in MB. */
+  rssMB?: number;
+  note?: string;
+}
+
+/** Emits a result line for the runner. */
+export function report(r: Result): void {
+  process.stdout.write('RESULT ' + JSON.stringify(r) + '\n');
+}
+
+/** Median of several timings. */
+export function median(xs: number[]): number {
+  const s = xs.slice().sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
