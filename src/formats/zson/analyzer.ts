@@ -264,7 +264,7 @@ export class Analyzer {
     const same = t === node.type;
     switch (t.id) {
       case ID.String:
-        if (node.off >= 0) b.append(this.src, node.off, node.len);
+        if (node.off >= 0) appendRaw(b, this.src, node.off, node.len);
         else appendString(b, node);
         return;
       case ID.Uint8:
@@ -683,6 +683,20 @@ export class Analyzer {
       throw e;
     }
   }
+}
+
+/** Appends a tagged body copied from src (without making a subarray). */
+function appendRaw(b: Builder, src: Buffer, off: number, len: number): void {
+  b.grow(len + 10);
+  const buf = b.buf;
+  let p = putUvarint(buf, b.len, len + 1);
+  if (len < 64) {
+    for (let i = 0; i < len; i++) buf[p++] = src[off + i];
+  } else {
+    src.copy(buf, p, off, off + len);
+    p += len;
+  }
+  b.len = p;
 }
 
 /** Writes a decoded string literal: NFC-normalised, as the reference stores strings. */

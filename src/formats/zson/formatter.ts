@@ -377,6 +377,15 @@ function hasNames(t: Type): boolean {
   return false;
 }
 
+interface RecordPlan {
+  /** Separator, indentation and `name:` before each field. */
+  prefixes: Buffer[];
+  /** Line break, indentation and `}` after the last field. */
+  close: Buffer;
+  /** Each field's primitive type ID, or -1 when it is not an unnamed primitive. */
+  prims: Int8Array;
+}
+
 export interface FormatterOptions {
   /** Indent width; 0 for one value per line. */
   pretty?: number;
@@ -393,7 +402,7 @@ export class Formatter {
   private permanent: Map<string, TypeNamed> | null;
   private persist: RegExp | null;
   private implied = new Map<Type, boolean>();
-  private fieldNames = new Map<TypeRecord, Buffer[]>();
+  private plans = new Map<TypeRecord, RecordPlan[]>();
   // Decorator texts: `(name)`, `(=name)`, and `(type)` for types without names.
   private nameRefs = new Map<string, Buffer>();
   private nameDefs = new Map<string, Buffer>();
@@ -416,7 +425,7 @@ export class Formatter {
     // Types from many contexts may pass through one formatter: bound the caches.
     if (this.implied.size + this.plainTypes.size > 10000) {
       this.implied.clear();
-      this.fieldNames.clear();
+      this.plans.clear();
       this.plainTypes.clear();
       this.nameRefs.clear();
       this.nameDefs.clear();
@@ -570,15 +579,29 @@ export class Formatter {
     }
   }
 
-  private quotedFields(t: TypeRecord): Buffer[] {
-    let names = this.fieldNames.get(t);
-    if (!names) {
-      names = t.fields.map((f) =>
-        Buffer.from(quotedName(f.name) + (this.pretty ? ': ' : ':'), 'utf8'),
-      );
-      this.fieldNames.set(t, names);
+  /** The fixed text around a record type's fields at one indent. */
+  private recordPlan(t: TypeRecord, indent: number): RecordPlan {
+    let byDepth = this.plans.get(t);
+    if (!byDepth) {
+      byDepth = [];
+      this.plans.set(t, byDepth);
     }
-    return names;
+    const depth = this.tab > 0 ? indent / this.tab : 0;
+    let plan = byDepth[depth];
+    if (!plan) {
+      const nl = this.pretty ? '\n' : '';
+      const pad = ' '.repeat(indent);
+      const colon = this.pretty ? ': ' : ':';
+      plan = {
+        prefixes: t.fields.map((f, i) =>
+          Buffer.from((i > 0 ? ',' : '') + nl + pad + quotedName(f.name) + colon, 'utf8'),
+        ),
+        close: Buffer.from(nl + ' '.repeat(Math.max(0, indent - this.tab)) + '}'),
+        prims: Int8Array.from(t.fields, (f) => (f.type instanceof TypePrimitive ? f.type.id : -1)),
+      };
+      byDepth[depth] = plan;
+    }
+    return plan;
   }
 
   private formatRecord(
@@ -597,33 +620,32 @@ export class Formatter {
       out.byte(0x7d);
       return;
     }
-    const names = this.quotedFields(typ);
-    const pretty = this.pretty;
     indent += this.tab;
+    const plan = this.recordPlan(typ, indent);
+    const { prefixes, prims } = plan;
     const end = off + len;
     let p = off;
     for (let i = 0; i < fields.length; i++) {
       if (p >= end) throw new Error('record missing a field');
-      if (i > 0) out.byte(0x2c);
-      if (pretty) {
-        out.byte(0x0a);
-        out.spaces(indent);
-      }
-      const name = names[i];
-      out.raw(name, 0, name.length);
+      const prefix = prefixes[i];
+      out.raw(prefix, 0, prefix.length);
       const tag = readUvarint(buf, p, end);
       if (tag < 0) throw new Error('truncated record value');
       const body = uv.end;
       const flen = tag - 1;
       p = body + (flen > 0 ? flen : 0);
       if (p > end) throw new Error('truncated record value');
-      this.formatValue(indent, fields[i].type, buf, body, flen, known, parentImplied, true);
+      const ft = fields[i].type;
+      const pid = prims[i];
+      if (pid >= 0 && flen >= 0) {
+        // An unnamed primitive: formatValue's work without its generality.
+        this.formatPrimitive(indent, ft as TypePrimitive, buf, body, flen);
+        if (!known && !impliedPrimitive[pid]) this.decorate(ft, false, false);
+      } else {
+        this.formatValue(indent, ft, buf, body, flen, known, parentImplied, true);
+      }
     }
-    if (pretty) {
-      out.byte(0x0a);
-      out.spaces(indent - this.tab);
-    }
-    out.byte(0x7d);
+    out.raw(plan.close, 0, plan.close.length);
   }
 
   /** Writes an array or set; returns true when it is empty. */

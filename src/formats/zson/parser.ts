@@ -213,6 +213,10 @@ function primTypeNode(name: string): TypePrimNode | undefined {
   return n;
 }
 
+// ASCII characters of unquoted type names and identifiers.
+const typeByte = new Uint8Array(256);
+for (let c = 0; c < 128; c++) typeByte[c] = isTypeRune(c) ? 1 : 0;
+
 // Nesting deeper than this is refused rather than risking the JS stack.
 const MAX_DEPTH = 2000;
 
@@ -273,6 +277,17 @@ export class Parser {
 
   /** Skips whitespace and comments. */
   skipSpace(): void {
+    // Fast path: ASCII white space up to a character that is no comment.
+    const buf = this.buf;
+    const end = this.end;
+    let p = this.pos;
+    while (p < end) {
+      const c = buf[p];
+      if (c === SP || (c >= 0x09 && c <= 0x0d)) p++;
+      else break;
+    }
+    this.pos = p;
+    if (p < end && buf[p] < 0x80 && buf[p] !== 0x2f) return;
     for (;;) {
       const c = this.peek();
       if (c === SP || (c >= 0x09 && c <= 0x0d)) {
@@ -865,7 +880,12 @@ export class Parser {
   private scanTypeChars(): string {
     const buf = this.buf;
     const start = this.pos;
-    let ascii = true;
+    const end = this.end;
+    let p = start;
+    while (p < end && typeByte[buf[p]] === 1) p++;
+    this.pos = p;
+    if (p < end && buf[p] < 0x80) return intern(buf, start, p);
+    // The end of the buffer, or a non-ASCII character to classify.
     for (;;) {
       if (this.pos >= this.end) {
         if (!this.eof) throw NEED_MORE;
@@ -873,14 +893,7 @@ export class Parser {
       }
       const c = buf[this.pos];
       if (c < 0x80) {
-        if (
-          (c >= 0x61 && c <= 0x7a) ||
-          (c >= 0x41 && c <= 0x5a) ||
-          (c >= 0x30 && c <= 0x39) ||
-          c === 0x5f ||
-          c === 0x24 ||
-          c === 0x2e
-        ) {
+        if (typeByte[c] === 1) {
           this.pos++;
           continue;
         }
@@ -888,10 +901,9 @@ export class Parser {
       }
       const r = this.peekRune();
       if (!isTypeRune(r)) break;
-      ascii = false;
       this.pos += this.runeSize;
     }
-    return ascii ? intern(buf, start, this.pos) : buf.toString('utf8', start, this.pos);
+    return buf.toString('utf8', start, this.pos);
   }
 
   // ---- types ----
