@@ -58,7 +58,7 @@ export async function call(
   const res = await fetch(base + urlPath, {
     method,
     headers: opts.headers,
-    body: opts.body as BodyInit | undefined,
+    body: opts.body as RequestInit['body'],
   });
   const body = Buffer.from(await res.arrayBuffer());
   const text = body.toString('utf8');
