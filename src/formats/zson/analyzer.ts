@@ -40,7 +40,7 @@ import {
   ID,
 } from '../../zed/types';
 import { Builder, putUvarint, readUvarint, uv } from '../../zed/zcode';
-import { goQuote, goTypeName, latin1 } from './gotext';
+import { goQuote, goTypeName, latin1, copyRange } from './gotext';
 import {
   appendTime,
   MAX_TIME_TEXT,
@@ -510,7 +510,7 @@ export class Analyzer {
     oddUnion: TypeUnion | null,
   ): void {
     const b = this.b;
-    const tmp = Buffer.from(b.buf.subarray(start, b.len));
+    const tmp = copyRange(b.buf, start, b.len);
     b.len = start;
     let off = 0;
     for (let i = 0; off < tmp.length; i++) {
@@ -539,7 +539,7 @@ export class Analyzer {
    */
   private normalize(start: number, stride: 1 | 2): void {
     const b = this.b;
-    const tmp = Buffer.from(b.buf.subarray(start, b.len));
+    const tmp = copyRange(b.buf, start, b.len);
     // (start, key end, entry end) of each entry, relative to tmp.
     const spans: number[] = [];
     let off = 0;

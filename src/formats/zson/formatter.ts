@@ -41,7 +41,7 @@ import {
   TypeUnion,
 } from '../../zed/types';
 import { readUvarint, uv } from '../../zed/zcode';
-import { decodeUTF8Go, utf8SeqLen } from './gotext';
+import { decodeUTF8Go, utf8SeqLen, copyRange } from './gotext';
 
 /** A growable byte buffer for text output. */
 export class TextBuffer {
@@ -83,8 +83,8 @@ export class TextBuffer {
   }
 
   raw(src: Uint8Array, off: number, len: number): void {
-    this.ensure(len);
-    if (len < 32) {
+    if (this.len + len > this.buf.length) this.ensure(len);
+    if (len < 256) {
       const buf = this.buf;
       let p = this.len;
       for (let i = 0; i < len; i++) buf[p++] = src[off + i];
@@ -126,7 +126,7 @@ export class TextBuffer {
 
   /** Takes the text written so far, leaving the buffer empty. */
   take(): Buffer {
-    const out = Buffer.from(this.buf.subarray(0, this.len));
+    const out = copyRange(this.buf, 0, this.len);
     this.len = 0;
     return out;
   }
@@ -406,6 +406,7 @@ export class Formatter {
   // Decorator texts: `(name)`, `(=name)`, and `(type)` for types without names.
   private nameRefs = new Map<string, Buffer>();
   private nameDefs = new Map<string, Buffer>();
+  private nameBytes = new Map<string, Buffer>();
   private plainTypes = new Map<Type, Buffer | null>();
 
   constructor(opts: FormatterOptions = {}, out = new TextBuffer()) {
@@ -429,6 +430,7 @@ export class Formatter {
       this.plainTypes.clear();
       this.nameRefs.clear();
       this.nameDefs.clear();
+      this.nameBytes.clear();
     }
     const known = this.hasName(type);
     this.formatValue(0, type, buf, off, len, known, this.isImplied(type), false);
@@ -442,6 +444,16 @@ export class Formatter {
       this.implied.set(t, v);
     }
     return v;
+  }
+
+  /** Writes a type name as it is (as the reference does inside decorators). */
+  private rawName(name: string): void {
+    let b = this.nameBytes.get(name);
+    if (!b) {
+      b = Buffer.from(name, 'utf8');
+      this.nameBytes.set(name, b);
+    }
+    this.out.raw(b, 0, b.length);
   }
 
   /** Self-describing: a `(=name)` definition can take the type from the value (zson.SelfDescribing). */
@@ -883,12 +895,12 @@ export class Formatter {
     const out = this.out;
     const name = this.nameOf(t);
     if (name !== undefined) {
-      out.utf8(name);
+      this.rawName(name);
       return;
     }
     if (t instanceof TypeNamed) {
       this.saveType(t);
-      out.utf8(t.name);
+      this.rawName(t.name);
       out.byte(0x3d);
       this.formatType(t.type);
       return;

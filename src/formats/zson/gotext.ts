@@ -185,3 +185,10 @@ const latin1Slice = (
 export function latin1(buf: Buffer, start: number, end: number): string {
   return latin1Slice.call(buf, start, end);
 }
+
+/** A copy of buf[start, end) (Buffer.from of a view copies byte by byte). */
+export function copyRange(buf: Buffer, start: number, end: number): Buffer {
+  const out = Buffer.allocUnsafe(end - start);
+  buf.copy(out, 0, start, end);
+  return out;
+}

@@ -11,6 +11,7 @@ import { Type } from '../../zed/types';
 import { Value } from '../../zed/value';
 import { Builder, readUvarint, uv } from '../../zed/zcode';
 import { AnalysisError, Analyzer } from './analyzer';
+import { copyRange } from './gotext';
 import { NEED_MORE, ParseError, Parser } from './parser';
 
 /** Limits on what one reader holds (adjustable for tests). */
@@ -104,7 +105,7 @@ export class ZsonReader implements ValueReader {
       this.start = p.pos;
     }
     if (types.length === 0) return null;
-    const data = Buffer.from(b.buf.subarray(0, b.len));
+    const data = copyRange(b.buf, 0, b.len);
     const vals: Value[] = [];
     for (let i = 0; i < types.length; i++) {
       const tag = readUvarint(data, starts[i]);
