@@ -1,0 +1,372 @@
+// The numeric reducer behind sum (and min/max): it keeps its state in one
+// of five kinds (int64, uint64, float64, duration, time), chosen by the
+// first numeric value and widened as values of other numeric types arrive,
+// following the reference's coercion of (state type, value type) pairs:
+//
+// - a float value (or state) makes the state float64;
+// - integers of one signedness keep the wider kind (time > duration > int64);
+// - mixed signedness goes signed, unless the value is a uint64 beyond
+//   int64, which makes the state uint64;
+// - values of other types are skipped; a null value sets the kind only.
+//
+// With no non-null value the result is null of the state's type (or of
+// type null if no numeric value came at all). Integer arithmetic wraps at
+// 64 bits as in Go.
+
+import { TypeContext } from '../../zed/context';
+import {
+  decodeFloat,
+  decodeInt,
+  decodeIntBig,
+  decodeUint,
+  decodeUintBig,
+} from '../../zed/primitive';
+import {
+  ID,
+  isFloat,
+  isNumber,
+  isSigned,
+  Type,
+  TypeDuration,
+  TypeFloat64,
+  TypeInt64,
+  TypeTime,
+  TypeUint64,
+} from '../../zed/types';
+import { Value } from '../../zed/value';
+import { NULL } from '../expr/expr';
+import { Scratch } from '../expr/scratch';
+import { AggFunction } from './agg';
+
+/** An integer: a number when |v| <= 2^53, else a bigint. */
+export type Int = number | bigint;
+
+/** A reduction: its initial states and how it combines two values of each kind. */
+export interface MathOp {
+  initInt: Int;
+  initUint: Int;
+  initFloat: number;
+  /** Signed 64-bit (wrapping) combination. */
+  int(a: Int, b: Int): Int;
+  /** Unsigned 64-bit (wrapping) combination. */
+  uint(a: Int, b: Int): Int;
+  float(a: number, b: number): number;
+}
+
+const Kind = {
+  None: -1,
+  Int: ID.Int64,
+  Uint: ID.Uint64,
+  Float: ID.Float64,
+  Duration: ID.Duration,
+  Time: ID.Time,
+};
+
+const TWO63 = 2 ** 63;
+const TWO64 = 2 ** 64;
+const MIN_INT64 = -(2n ** 63n);
+const MAX_INT64 = 2n ** 63n - 1n;
+
+/** A bigint as an Int: a number when exact. */
+export function normInt(b: bigint): Int {
+  return b >= -9007199254740991n && b <= 9007199254740991n ? Number(b) : b;
+}
+
+export function wrapInt64(v: Int): Int {
+  if (typeof v === 'number') {
+    if (Number.isSafeInteger(v)) return v;
+    v = BigInt(v);
+  }
+  return normInt(BigInt.asIntN(64, v));
+}
+
+export function wrapUint64(v: Int): Int {
+  if (typeof v === 'number') {
+    if (Number.isSafeInteger(v) && v >= 0) return v;
+    v = BigInt(v);
+  }
+  return normInt(BigInt.asUintN(64, v));
+}
+
+export function big(v: Int): bigint {
+  return typeof v === 'bigint' ? v : BigInt(v);
+}
+
+/** Go's int64(f) on amd64: truncation, with 1<<63 for NaN and overflow. */
+function floatToInt(f: number): Int {
+  const t = Math.trunc(f);
+  if (!(t >= -TWO63 && t < TWO63)) return MIN_INT64;
+  return Number.isSafeInteger(t) ? t : BigInt(t);
+}
+
+/** Go's uint64(f) on amd64 (negative values wrap). */
+function floatToUint(f: number): Int {
+  const t = Math.trunc(f);
+  if (t >= 0 && t < TWO64) return Number.isSafeInteger(t) ? t : BigInt(t);
+  if (t < 0 && t >= -TWO63) return wrapUint64(BigInt(t));
+  return 2n ** 63n;
+}
+
+function readInt(id: number, v: Value): Int {
+  const len = v.len;
+  if (len <= 6) return isSigned(id) ? decodeInt(v.buf, v.off, len) : decodeUint(v.buf, v.off, len);
+  return normInt(isSigned(id) ? decodeIntBig(v.buf, v.off, len) : decodeUintBig(v.buf, v.off, len));
+}
+
+/** The reference's coerce.ToInt for numeric values (uint64 wraps). */
+function toInt(id: number, v: Value): Int {
+  if (isFloat(id)) return floatToInt(decodeFloat(v.buf, v.off, v.len));
+  const x = readInt(id, v);
+  return isSigned(id) ? x : wrapInt64(x);
+}
+
+/** coerce.ToUint: negative signed values fail. */
+function toUint(id: number, v: Value): Int | undefined {
+  if (isFloat(id)) return floatToUint(decodeFloat(v.buf, v.off, v.len));
+  const x = readInt(id, v);
+  if (id === ID.Duration || id === ID.Time) return wrapUint64(x);
+  if (isSigned(id) && x < 0) return undefined;
+  return x;
+}
+
+function toFloat(id: number, v: Value): number {
+  if (isFloat(id)) return decodeFloat(v.buf, v.off, v.len);
+  const x = readInt(id, v);
+  return typeof x === 'number' ? x : Number(x);
+}
+
+const NS_PER_SEC = 1_000_000_000;
+
+/** coerce.ToDuration: integers count seconds (but 8-bit ones are not accepted). */
+function toDuration(id: number, v: Value): Int | undefined {
+  switch (id) {
+    case ID.Duration:
+      return readInt(id, v);
+    case ID.Uint16:
+    case ID.Uint32:
+    case ID.Uint64: {
+      const x = readInt(id, v);
+      if (big(x) > MAX_INT64) return undefined;
+      return wrapInt64(typeof x === 'number' ? x * NS_PER_SEC : x * 1_000_000_000n);
+    }
+    case ID.Int16:
+    case ID.Int32:
+    case ID.Int64: {
+      const x = readInt(id, v);
+      return wrapInt64(typeof x === 'number' ? x * NS_PER_SEC : x * 1_000_000_000n);
+    }
+    case ID.Float16:
+    case ID.Float32:
+    case ID.Float64:
+      return floatToInt(decodeFloat(v.buf, v.off, v.len));
+  }
+  return undefined;
+}
+
+/** coerce.ToTime: integers are nanoseconds. */
+function toTime(id: number, v: Value): Int | undefined {
+  if (isFloat(id)) return floatToInt(decodeFloat(v.buf, v.off, v.len));
+  if (id > ID.Time) return undefined;
+  const x = readInt(id, v);
+  if (!isSigned(id) && big(x) > MAX_INT64) return undefined;
+  return x;
+}
+
+// The signed integer each integer type meets a type of the other
+// signedness at (the reference's coerce promote table).
+const promote = [
+  ID.Int8,
+  ID.Int16,
+  ID.Int32,
+  ID.Int64,
+  ID.Int128,
+  ID.Int256,
+  ID.Int8,
+  ID.Int16,
+  ID.Int32,
+  ID.Int64,
+  ID.Int128,
+  ID.Int256,
+  ID.Int64,
+  ID.Int64,
+];
+
+/**
+ * The type ID a state of type sid and a value of type vid coerce to (the
+ * reference's Pair.Coerce with a null state), or -1 when incompatible.
+ */
+function coerceID(sid: number, v: Value, vid: number): number {
+  if (sid === vid || vid === ID.Null) return sid;
+  if (!isNumber(vid)) return -1;
+  if (isFloat(sid)) return sid;
+  if (isFloat(vid)) return vid;
+  const ss = isSigned(sid);
+  if (ss === isSigned(vid)) return Math.max(sid, vid);
+  if (ss && v.len >= 0) {
+    // A uint64 value beyond int64 turns the state unsigned.
+    const x = decodeUintBig(v.buf, v.off, v.len);
+    if (x > MAX_INT64) return ID.Uint64;
+  }
+  return Math.max(promote[sid], promote[vid]);
+}
+
+/** The state kind values of type ID id accumulate in, or None. */
+function kindOf(id: number): number {
+  switch (id) {
+    case ID.Int8:
+    case ID.Int16:
+    case ID.Int32:
+    case ID.Int64:
+      return Kind.Int;
+    case ID.Uint8:
+    case ID.Uint16:
+    case ID.Uint32:
+    case ID.Uint64:
+      return Kind.Uint;
+    case ID.Float16:
+    case ID.Float32:
+    case ID.Float64:
+      return Kind.Float;
+    case ID.Duration:
+      return Kind.Duration;
+    case ID.Time:
+      return Kind.Time;
+  }
+  return Kind.None;
+}
+
+const kindTypes: Record<number, Type> = {
+  [Kind.Int]: TypeInt64,
+  [Kind.Uint]: TypeUint64,
+  [Kind.Float]: TypeFloat64,
+  [Kind.Duration]: TypeDuration,
+  [Kind.Time]: TypeTime,
+};
+
+const kindNames: Record<number, string> = {
+  [Kind.Int]: 'int64',
+  [Kind.Uint]: 'uint64',
+  [Kind.Float]: 'float64',
+  [Kind.Duration]: 'duration',
+  [Kind.Time]: 'time',
+};
+
+const out = new Scratch();
+
+export class MathReducer implements AggFunction {
+  private kind = Kind.None;
+  private hasVal = false;
+  private i: Int = 0;
+  private f = 0;
+
+  constructor(private readonly op: MathOp) {}
+
+  consume(v: Value): void {
+    const vid = v.type.under.id;
+    let id: number;
+    if (this.kind === Kind.None) {
+      id = vid;
+    } else {
+      id = coerceID(this.kind, v, vid);
+      if (id < 0) return;
+    }
+    if (id !== this.kind) {
+      const k = kindOf(id);
+      if (k === Kind.None) return;
+      this.convert(k);
+    }
+    if (v.len < 0) return;
+    this.hasVal = true;
+    this.add(vid, v);
+  }
+
+  private add(vid: number, v: Value): void {
+    const op = this.op;
+    switch (this.kind) {
+      case Kind.Int: {
+        // Fast path: small signed integers.
+        if (v.len <= 6 && isSigned(vid) && vid !== ID.Duration && vid !== ID.Time) {
+          const x = decodeInt(v.buf, v.off, v.len);
+          this.i = op.int(this.i, x);
+        } else {
+          this.i = op.int(this.i, toInt(vid, v));
+        }
+        return;
+      }
+      case Kind.Uint: {
+        const x = toUint(vid, v);
+        if (x !== undefined) this.i = op.uint(this.i, x);
+        return;
+      }
+      case Kind.Float:
+        this.f = op.float(this.f, toFloat(vid, v));
+        return;
+      case Kind.Duration: {
+        const x = toDuration(vid, v);
+        if (x !== undefined) this.i = op.int(this.i, x);
+        return;
+      }
+      case Kind.Time: {
+        const x = toTime(vid, v);
+        if (x !== undefined) this.i = op.int(this.i, x);
+        return;
+      }
+    }
+  }
+
+  /** Moves the state to kind k, converting the current result. */
+  private convert(k: number): void {
+    const from = this.kind;
+    const op = this.op;
+    if (from === Kind.None) {
+      if (k === Kind.Float) this.f = op.initFloat;
+      else this.i = k === Kind.Uint ? op.initUint : op.initInt;
+    } else if (k === Kind.Float) {
+      this.f = from === Kind.Float ? this.f : typeof this.i === 'number' ? this.i : Number(this.i);
+    } else if (from === Kind.Float) {
+      this.i = k === Kind.Uint ? floatToUint(this.f) : floatToInt(this.f);
+    } else if (k === Kind.Uint) {
+      if (this.i < 0) {
+        throw new Error(`internal aggregation error: cannot coerce ${kindNames[from]} to uint64`);
+      }
+    } else if (from === Kind.Uint) {
+      this.i = wrapInt64(this.i);
+    }
+    this.kind = k;
+  }
+
+  consumePartial(v: Value): void {
+    this.consume(v);
+  }
+
+  result(_zctx: TypeContext): Value {
+    const k = this.kind;
+    if (k === Kind.None) return NULL;
+    const t = kindTypes[k];
+    if (!this.hasVal) return out.null(t);
+    if (k === Kind.Float) return out.float(t, this.f);
+    if (k === Kind.Uint) return out.uint(t, this.i);
+    return out.int(t, this.i);
+  }
+
+  resultPartial(zctx: TypeContext): Value {
+    return this.result(zctx);
+  }
+}
+
+/** Signed 64-bit addition with Go's wraparound. */
+export function addInt64(a: Int, b: Int): Int {
+  if (typeof a === 'number' && typeof b === 'number') {
+    const r = a + b;
+    if (Number.isSafeInteger(r)) return r;
+  }
+  return normInt(BigInt.asIntN(64, big(a) + big(b)));
+}
+
+export function addUint64(a: Int, b: Int): Int {
+  if (typeof a === 'number' && typeof b === 'number') {
+    const r = a + b;
+    if (Number.isSafeInteger(r)) return r;
+  }
+  return normInt(BigInt.asUintN(64, big(a) + big(b)));
+}

@@ -1,0 +1,818 @@
+// Ordering values by sort keys, as the reference's sort comparator does:
+// keys are compared left to right in the total order of src/zed/compare.ts,
+// error("missing") counts as null, `reverse` flips the order (stable ties
+// keep input order either way), and nulls go last unless nullsFirst.
+//
+// Comparator compares two values (for merges and heaps). sortOrder sorts a
+// whole array of values: it evaluates each key once per value into a
+// column of copied key bytes, then sorts indices. The first key gets fast
+// paths by its types: integers, times and durations (and floats) are radix
+// sorted on an order-preserving 64-bit image; strings compare by a numeric
+// 6-byte prefix before their bytes; anything else uses the generic compare.
+
+import { compareValues } from '../../../zed/compare';
+import { TypeContext } from '../../../zed/context';
+import { bytesCompare, bytesEqual, decodeFloat } from '../../../zed/primitive';
+import { hashBytes } from '../../../zed/hash';
+import { ID, isSigned, recordOf, Type, TypeNull, TypeRecord } from '../../../zed/types';
+import { Value } from '../../../zed/value';
+import { Builder } from '../../../zed/zcode';
+import { isMissing } from '../../expr/errors';
+import { Expr } from '../../expr/expr';
+import { fieldPath } from '../../expr/path';
+
+/** How to order values. */
+export interface SortSpec {
+  /** Keys, most significant first. */
+  exprs: Expr[];
+  /** Descending order. */
+  reverse: boolean;
+  /** Nulls (and missing keys) before other values instead of after. */
+  nullsFirst: boolean;
+}
+
+/**
+ * The reference's null placement flag for compareValues given the output
+ * order: nulls last in both directions by default.
+ */
+function nullsMaxFor(reverse: boolean, nullsFirst: boolean): boolean {
+  return reverse ? nullsFirst : !nullsFirst;
+}
+
+/** A copy of one value's key (type and bytes) in reusable memory. */
+export class KeyCopy {
+  type: Type = TypeNull;
+  buf = Buffer.allocUnsafe(32);
+  len = -1;
+
+  set(v: Value, missingAsNull: boolean): void {
+    if (v.len < 0 || (missingAsNull && isMissing(v))) {
+      this.type = missingAsNull && v.len >= 0 ? TypeNull : v.type;
+      this.len = -1;
+      return;
+    }
+    this.type = v.type;
+    if (this.buf.length < v.len)
+      this.buf = Buffer.allocUnsafe(Math.max(v.len, this.buf.length * 2));
+    v.buf.copy(this.buf, 0, v.off, v.off + v.len);
+    this.len = v.len;
+  }
+}
+
+/**
+ * Compares values by keys: the reference's expr.Comparator. With
+ * missingAsNull, a key that evaluates to error("missing") is null.
+ */
+export class Comparator {
+  private readonly nullsMax: boolean;
+  private readonly copies: KeyCopy[];
+
+  constructor(
+    readonly exprs: Expr[],
+    private readonly reverse: boolean,
+    nullsMax: boolean,
+    private readonly missingAsNull = true,
+  ) {
+    this.nullsMax = nullsMax;
+    this.copies = exprs.map(() => new KeyCopy());
+  }
+
+  /** The comparator a sort with this spec orders by. */
+  static forSort(spec: SortSpec): Comparator {
+    return new Comparator(spec.exprs, spec.reverse, nullsMaxFor(spec.reverse, spec.nullsFirst));
+  }
+
+  /** Evaluates v's keys into out (copies, for compareKeys). */
+  keysOf(v: Value, out: KeyCopy[]): void {
+    const exprs = this.exprs;
+    for (let k = 0; k < exprs.length; k++) out[k].set(exprs[k].eval(v), this.missingAsNull);
+  }
+
+  /** Compares keys captured by keysOf, as compare() compares their values. */
+  compareKeys(a: KeyCopy[], b: KeyCopy[]): number {
+    if (this.reverse) {
+      const t = a;
+      a = b;
+      b = t;
+    }
+    for (let k = 0; k < a.length; k++) {
+      const x = a[k];
+      const y = b[k];
+      const c = compareValues(x.type, x.buf, 0, x.len, y.type, y.buf, 0, y.len, this.nullsMax);
+      if (c !== 0) return c;
+    }
+    return 0;
+  }
+
+  compare(a: Value, b: Value): number {
+    if (this.reverse) {
+      const t = a;
+      a = b;
+      b = t;
+    }
+    const exprs = this.exprs;
+    for (let k = 0; k < exprs.length; k++) {
+      const ak = this.copies[k];
+      ak.set(exprs[k].eval(a), this.missingAsNull);
+      const bv = exprs[k].eval(b);
+      let bt = bv.type;
+      let blen = bv.len;
+      if (this.missingAsNull && blen >= 0 && isMissing(bv)) {
+        bt = TypeNull;
+        blen = -1;
+      }
+      const c = compareValues(ak.type, ak.buf, 0, ak.len, bt, bv.buf, bv.off, blen, this.nullsMax);
+      if (c !== 0) return c;
+    }
+    return 0;
+  }
+}
+
+/** One key of every value being sorted, copied into one arena. */
+class KeyColumn {
+  readonly types: Type[];
+  readonly off: Int32Array;
+  readonly len: Int32Array;
+  private readonly arena: Builder;
+
+  constructor(vals: readonly Value[], e: Expr) {
+    const n = vals.length;
+    this.types = new Array<Type>(n);
+    this.off = new Int32Array(n);
+    this.len = new Int32Array(n);
+    const b = (this.arena = new Builder(Math.max(256, n * 8)));
+    for (let i = 0; i < n; i++) {
+      const v = e.eval(vals[i]);
+      if (v.len < 0 || isMissing(v)) {
+        this.types[i] = v.len < 0 ? v.type : TypeNull;
+        this.len[i] = -1;
+        continue;
+      }
+      this.types[i] = v.type;
+      const len = v.len;
+      this.off[i] = b.len;
+      this.len[i] = len;
+      if (len < 32) {
+        b.grow(len);
+        const dst = b.buf;
+        const src = v.buf;
+        let o = b.len;
+        for (let s = v.off, e = v.off + len; s < e; s++) dst[o++] = src[s];
+        b.len = o;
+      } else {
+        b.appendRaw(v.buf, v.off, len);
+      }
+    }
+  }
+
+  get buf(): Buffer {
+    return this.arena.buf;
+  }
+
+  /** compareValues of entries i and j. */
+  compare(i: number, j: number, nullsMax: boolean): number {
+    const buf = this.arena.buf;
+    return compareValues(
+      this.types[i],
+      buf,
+      this.off[i],
+      this.len[i],
+      this.types[j],
+      buf,
+      this.off[j],
+      this.len[j],
+      nullsMax,
+    );
+  }
+}
+
+/**
+ * The stable order of vals under spec, as indices into vals. Equal values
+ * keep their input order.
+ */
+export function sortOrder(vals: readonly Value[], spec: SortSpec): Int32Array {
+  const n = vals.length;
+  const out = new Int32Array(n);
+  if (n === 0) return out;
+  if (spec.exprs.length === 0) {
+    for (let i = 0; i < n; i++) out[i] = i;
+    return out;
+  }
+  const cols = spec.exprs.map((e) => new KeyColumn(vals, e));
+  new Sorter(cols, spec.reverse, spec.nullsFirst).sort(out);
+  return out;
+}
+
+/** vals reordered by sortOrder. */
+export function sortValues(vals: readonly Value[], spec: SortSpec): Value[] {
+  const order = sortOrder(vals, spec);
+  const out = new Array<Value>(order.length);
+  for (let i = 0; i < order.length; i++) out[i] = vals[order[i]];
+  return out;
+}
+
+const f64 = new Float64Array(1);
+const u32 = new Uint32Array(f64.buffer);
+
+class Sorter {
+  private readonly nullsMax: boolean;
+
+  constructor(
+    private readonly cols: KeyColumn[],
+    private readonly reverse: boolean,
+    private readonly nullsFirst: boolean,
+  ) {
+    this.nullsMax = nullsMaxFor(reverse, nullsFirst);
+  }
+
+  /** Compares i and j on keys from k on, then (if tie) by index, for stability. */
+  private cmpFrom(k: number, tie = true): (i: number, j: number) => number {
+    const cols = this.cols;
+    const nm = this.nullsMax;
+    const rev = this.reverse;
+    return (i, j) => {
+      for (let c = k; c < cols.length; c++) {
+        const r = rev ? cols[c].compare(j, i, nm) : cols[c].compare(i, j, nm);
+        if (r !== 0) return r;
+      }
+      return tie ? i - j : 0;
+    };
+  }
+
+  sort(out: Int32Array): void {
+    const col = this.cols[0];
+    const n = col.types.length;
+    if (this.cols.some(mayBeInconsistent)) {
+      // Mixed numbers and non-numbers (or NaNs) make the order
+      // non-transitive, so the result depends on the algorithm: use the
+      // reference's (Go's stable sort) to get its answer.
+      const idx = Array.from({ length: n }, (_, i) => i);
+      const cmp = this.cmpFrom(0, false);
+      goStableSort(idx, (i, j) => cmp(i, j) < 0);
+      out.set(idx);
+      return;
+    }
+    // Partition the first key's nulls (kept in input order) from the rest.
+    const nonNull: number[] = [];
+    const nulls: number[] = [];
+    let cls = Class.Unknown;
+    // The reference compares a first key numerically only when every value
+    // (nulls included) is an integer, time or duration; otherwise int8s
+    // compare by their bytes, which our fast paths do not do.
+    let native = true;
+    let int8 = false;
+    for (let i = 0; i < n; i++) {
+      const id = col.types[i].under.id;
+      if (id > ID.Time) native = false;
+      if (col.len[i] < 0) {
+        nulls.push(i);
+        continue;
+      }
+      if (id === ID.Int8) int8 = true;
+      nonNull.push(i);
+      cls = joinClass(cls, classOf(id));
+    }
+    if (int8 && !native) cls = Class.Other;
+    let sorted: Int32Array;
+    if (cls === Class.Signed || cls === Class.Unsigned || cls === Class.MixedInt) {
+      sorted = this.sortInts(nonNull, cls);
+    } else if (cls === Class.Float || cls === Class.FloatInt) {
+      sorted = this.sortFloats(nonNull);
+    } else if (cls === Class.String || cls === Class.Bytes) {
+      sorted = this.sortStrings(nonNull);
+    } else {
+      const idx = nonNull.concat(nulls);
+      idx.sort(this.cmpFrom(0));
+      out.set(idx);
+      return;
+    }
+    if (nulls.length > 1 && this.cols.length > 1) nulls.sort(this.cmpFrom(1));
+    if (this.nullsFirst) {
+      out.set(nulls, 0);
+      out.set(sorted, nulls.length);
+    } else {
+      out.set(sorted, 0);
+      out.set(nulls, sorted.length);
+    }
+  }
+
+  /**
+   * Integers, times and durations: an order-preserving unsigned 64-bit
+   * image (hi, lo) of each value, radix sorted. Mixed signedness maps
+   * everything into the signed range; a uint64 beyond int64 among signed
+   * values falls back to the generic compare.
+   */
+  private sortInts(idx: number[], cls: Class): Int32Array {
+    const m = idx.length;
+    const col = this.cols[0];
+    const buf = col.buf;
+    const hi = new Uint32Array(m);
+    const lo = new Uint32Array(m);
+    const signedSpace = cls !== Class.Unsigned;
+    for (let k = 0; k < m; k++) {
+      const i = idx[k];
+      const off = col.off[i];
+      const len = col.len[i];
+      let l = 0;
+      let h = 0;
+      for (let b = 0; b < len && b < 4; b++) l |= buf[off + b] << (8 * b);
+      for (let b = 4; b < len && b < 8; b++) h |= buf[off + b] << (8 * (b - 4));
+      l >>>= 0;
+      h >>>= 0;
+      if (len > 8) return this.fallback(idx);
+      if (isSigned(col.types[i].under.id)) {
+        // Undo zig-zag: even → u/2, odd → ~(u/2).
+        const odd = l & 1;
+        let vl = ((l >>> 1) | ((h & 1) << 31)) >>> 0;
+        let vh = h >>> 1;
+        if (odd) {
+          vl = ~vl >>> 0;
+          vh = ~vh >>> 0;
+        }
+        // Flip the sign bit so negatives order first.
+        hi[k] = (vh ^ 0x80000000) >>> 0;
+        lo[k] = vl;
+      } else if (signedSpace) {
+        if (h & 0x80000000) return this.fallback(idx);
+        hi[k] = (h ^ 0x80000000) >>> 0;
+        lo[k] = l;
+      } else {
+        hi[k] = h;
+        lo[k] = l;
+      }
+    }
+    return this.radix(idx, hi, lo);
+  }
+
+  /** Floats (and small integers among them) as IEEE-754 order images. */
+  private sortFloats(idx: number[]): Int32Array {
+    const m = idx.length;
+    const col = this.cols[0];
+    const buf = col.buf;
+    const hi = new Uint32Array(m);
+    const lo = new Uint32Array(m);
+    for (let k = 0; k < m; k++) {
+      const i = idx[k];
+      const id = col.types[i].under.id;
+      const off = col.off[i];
+      const len = col.len[i];
+      let x: number;
+      if (id >= ID.Float16 && id <= ID.Float64) {
+        x = decodeFloat(buf, off, len);
+      } else {
+        // Integers compare exactly as floats only up to 6 bytes.
+        if (len > 6) return this.fallback(idx);
+        let u = 0;
+        let s = 1;
+        for (let b = 0; b < len; b++, s *= 256) u += buf[off + b] * s;
+        x = isSigned(id) ? (u % 2 === 0 ? u / 2 : -(u + 1) / 2) : u;
+      }
+      if (x === 0) x = 0; // -0 equals 0
+      f64[0] = x !== x ? NaN : x;
+      let l = u32[0];
+      let h = u32[1];
+      if (h & 0x80000000) {
+        l = ~l >>> 0;
+        h = ~h >>> 0;
+      } else {
+        h = (h | 0x80000000) >>> 0;
+      }
+      hi[k] = h;
+      lo[k] = l;
+    }
+    return this.radix(idx, hi, lo);
+  }
+
+  private fallback(idx: number[]): Int32Array {
+    idx.sort(this.cmpFrom(0));
+    return Int32Array.from(idx);
+  }
+
+  /** Stable LSD radix sort of idx by (hi, lo), then ties by the other keys. */
+  private radix(idx: number[], hi: Uint32Array, lo: Uint32Array): Int32Array {
+    const m = idx.length;
+    if (this.reverse) invert(hi, lo);
+    const r = radixSort(hi, lo);
+    const out = new Int32Array(m);
+    for (let k = 0; k < m; k++) out[k] = idx[r.pos[k]];
+    // Runs of equal images are ordered by the remaining keys.
+    if (this.cols.length > 1) {
+      const rest = this.cmpFrom(1);
+      forRuns(r.hi, r.lo, (start, end) => sortRange(out, start, end, rest));
+    }
+    return out;
+  }
+
+  /**
+   * Strings (or bytes). With many duplicates, distinct strings are found
+   * by hashing, sorted, and values radix sorted by their string's rank.
+   * Otherwise an MSD pass per 6 bytes: each pass radix sorts the group on
+   * an image of its next 6 bytes and its remaining length (capped at 7),
+   * then sorts runs that agree on the image and are longer by the next 6
+   * bytes, and so on (small runs by comparing bytes).
+   */
+  private sortStrings(idx: number[]): Int32Array {
+    const ranked = this.rankStrings(idx);
+    if (ranked) return ranked;
+    const out = Int32Array.from(idx);
+    this.stringPass(out, 0, out.length, 0);
+    return out;
+  }
+
+  private rankStrings(idx: number[]): Int32Array | null {
+    const col = this.cols[0];
+    const buf = col.buf;
+    const off = col.off;
+    const len = col.len;
+    const m = idx.length;
+    if (m < 1024) return null;
+    // Open-addressing table of distinct strings: slot → unique id + 1.
+    const maxUniq = m >> 2;
+    let size = 1024;
+    while (size < maxUniq * 2) size <<= 1;
+    const slots = new Int32Array(size);
+    const reps: number[] = [];
+    const uid = new Int32Array(m);
+    const mask = size - 1;
+    for (let k = 0; k < m; k++) {
+      const i = idx[k];
+      const o = off[i];
+      const l = len[i];
+      let h = hashBytes(buf, o, l) & mask;
+      for (;;) {
+        const s = slots[h];
+        if (s === 0) {
+          if (reps.length >= maxUniq) return null; // mostly distinct: MSD radix
+          reps.push(i);
+          slots[h] = reps.length;
+          uid[k] = reps.length - 1;
+          break;
+        }
+        const r = reps[s - 1];
+        if (bytesEqual(buf, off[r], len[r], buf, o, l)) {
+          uid[k] = s - 1;
+          break;
+        }
+        h = (h + 1) & mask;
+      }
+    }
+    const u = reps.length;
+    const order = Array.from({ length: u }, (_, x) => x);
+    order.sort((x, y) =>
+      bytesCompare(buf, off[reps[x]], len[reps[x]], buf, off[reps[y]], len[reps[y]]),
+    );
+    const rank = new Uint32Array(u);
+    for (let r = 0; r < u; r++) rank[order[r]] = r;
+    const hi = new Uint32Array(m);
+    const lo = new Uint32Array(m);
+    for (let k = 0; k < m; k++) lo[k] = rank[uid[k]];
+    return this.radix(idx, hi, lo);
+  }
+
+  private stringPass(out: Int32Array, from: number, to: number, depth: number): void {
+    const col = this.cols[0];
+    const buf = col.buf;
+    const off = col.off;
+    const len = col.len;
+    const rev = this.reverse;
+    const rest = this.cols.length > 1 ? this.cmpFrom(1) : null;
+    const m = to - from;
+    if (m < 64) {
+      sortRange(out, from, to, (i, j) => {
+        const c = bytesCompare(buf, off[i], len[i], buf, off[j], len[j]);
+        if (c !== 0) return rev ? -c : c;
+        return rest ? rest(i, j) : i - j;
+      });
+      return;
+    }
+    const hi = new Uint32Array(m);
+    const lo = new Uint32Array(m);
+    for (let k = 0; k < m; k++) {
+      const i = out[from + k];
+      const o = off[i] + depth;
+      const n = len[i] - depth;
+      hi[k] =
+        ((n > 0 ? buf[o] << 24 : 0) |
+          (n > 1 ? buf[o + 1] << 16 : 0) |
+          (n > 2 ? buf[o + 2] << 8 : 0) |
+          (n > 3 ? buf[o + 3] : 0)) >>>
+        0;
+      lo[k] =
+        ((n > 4 ? buf[o + 4] << 24 : 0) | (n > 5 ? buf[o + 5] << 16 : 0) | (n < 7 ? n : 7)) >>> 0;
+    }
+    if (rev) invert(hi, lo);
+    const r = radixSort(hi, lo);
+    const ids = out.slice(from, to);
+    for (let k = 0; k < m; k++) out[from + k] = ids[r.pos[k]];
+    forRuns(r.hi, r.lo, (start, end) => {
+      const cls = (rev ? ~r.lo[start] : r.lo[start]) & 0xffff;
+      if (cls === 7) this.stringPass(out, from + start, from + end, depth + 6);
+      else if (rest) sortRange(out, from + start, from + end, rest);
+    });
+  }
+}
+
+function invert(hi: Uint32Array, lo: Uint32Array): void {
+  for (let k = 0; k < hi.length; k++) {
+    hi[k] = ~hi[k] >>> 0;
+    lo[k] = ~lo[k] >>> 0;
+  }
+}
+
+/** Sorts out[start, end) by cmp. */
+function sortRange(
+  out: Int32Array,
+  start: number,
+  end: number,
+  cmp: (i: number, j: number) => number,
+): void {
+  const run = Array.from(out.subarray(start, end));
+  run.sort(cmp);
+  out.set(run, start);
+}
+
+/** Calls f for each run [start, end) of two or more equal (hi, lo) pairs. */
+function forRuns(hi: Uint32Array, lo: Uint32Array, f: (start: number, end: number) => void): void {
+  const m = hi.length;
+  let start = 0;
+  for (let k = 1; k <= m; k++) {
+    if (k < m && hi[k] === hi[start] && lo[k] === lo[start]) continue;
+    if (k - start > 1) f(start, k);
+    start = k;
+  }
+}
+
+/**
+ * Stable sort of positions 0..m-1 by (hi, lo): the keys come back sorted
+ * with their positions. LSD radix on 16-bit digits (digits that never vary
+ * are skipped); small inputs use a comparison sort.
+ */
+function radixSort(
+  hi: Uint32Array,
+  lo: Uint32Array,
+): { hi: Uint32Array; lo: Uint32Array; pos: Int32Array } {
+  const m = hi.length;
+  let pos = new Int32Array(m);
+  for (let k = 0; k < m; k++) pos[k] = k;
+  if (m < 256) {
+    const p = Array.from(pos);
+    p.sort((a, b) =>
+      hi[a] !== hi[b]
+        ? hi[a] < hi[b]
+          ? -1
+          : 1
+        : lo[a] !== lo[b]
+          ? lo[a] < lo[b]
+            ? -1
+            : 1
+          : a - b,
+    );
+    pos = Int32Array.from(p);
+    const sh = new Uint32Array(m);
+    const sl = new Uint32Array(m);
+    for (let k = 0; k < m; k++) {
+      sh[k] = hi[pos[k]];
+      sl[k] = lo[pos[k]];
+    }
+    return { hi: sh, lo: sl, pos };
+  }
+  // Histograms of all four digits in one pass, then one scatter pass per
+  // varying digit, moving keys with positions so reads stay sequential.
+  const counts = [
+    new Int32Array(65536),
+    new Int32Array(65536),
+    new Int32Array(65536),
+    new Int32Array(65536),
+  ];
+  const [c0, c1, c2, c3] = counts;
+  for (let k = 0; k < m; k++) {
+    const l = lo[k];
+    const h = hi[k];
+    c0[l & 0xffff]++;
+    c1[l >>> 16]++;
+    c2[h & 0xffff]++;
+    c3[h >>> 16]++;
+  }
+  let tHi: Uint32Array = new Uint32Array(m);
+  let tLo: Uint32Array = new Uint32Array(m);
+  let tPos = new Int32Array(m);
+  for (let pass = 0; pass < 4; pass++) {
+    const count = counts[pass];
+    const key = pass < 2 ? lo : hi;
+    const shift = (pass & 1) * 16;
+    if (count[(key[0] >>> shift) & 0xffff] === m) continue;
+    let sum = 0;
+    for (let d = 0; d < 65536; d++) {
+      const c = count[d];
+      count[d] = sum;
+      sum += c;
+    }
+    for (let k = 0; k < m; k++) {
+      const d = count[((pass < 2 ? lo[k] : hi[k]) >>> shift) & 0xffff]++;
+      tHi[d] = hi[k];
+      tLo[d] = lo[k];
+      tPos[d] = pos[k];
+    }
+    [hi, tHi] = [tHi, hi];
+    [lo, tLo] = [tLo, lo];
+    [pos, tPos] = [tPos, pos];
+  }
+  return { hi, lo, pos };
+}
+
+/**
+ * True when a key column mixes numbers with other types or holds a float
+ * NaN: then the total order is not transitive (numbers compare by value
+ * but with other types by type name; NaN equals everything).
+ */
+function mayBeInconsistent(col: KeyColumn): boolean {
+  let num = false;
+  let other = false;
+  const buf = col.buf;
+  for (let i = 0; i < col.types.length; i++) {
+    if (col.len[i] < 0) continue;
+    const id = col.types[i].under.id;
+    if (id <= ID.Decimal256) {
+      num = true;
+      if (id >= ID.Float16 && id <= ID.Float64) {
+        const x = decodeFloat(buf, col.off[i], col.len[i]);
+        if (x !== x) return true;
+      }
+    } else other = true;
+    if (num && other) return true;
+  }
+  return false;
+}
+
+/**
+ * Go's sort.SliceStable (insertion sort of blocks of 20, then in-place
+ * symmetric merges): for inconsistent comparators, only the same
+ * algorithm gives the same order.
+ */
+export function goStableSort(data: number[], less: (a: number, b: number) => boolean): void {
+  const n = data.length;
+  const swap = (i: number, j: number) => {
+    const t = data[i];
+    data[i] = data[j];
+    data[j] = t;
+  };
+  const lessAt = (i: number, j: number) => less(data[i], data[j]);
+  const insertion = (a: number, b: number) => {
+    for (let i = a + 1; i < b; i++) {
+      for (let j = i; j > a && lessAt(j, j - 1); j--) swap(j, j - 1);
+    }
+  };
+  const swapRange = (a: number, b: number, k: number) => {
+    for (let i = 0; i < k; i++) swap(a + i, b + i);
+  };
+  const rotate = (a: number, m: number, b: number) => {
+    let i = m - a;
+    let j = b - m;
+    while (i !== j) {
+      if (i > j) {
+        swapRange(m - i, m, j);
+        i -= j;
+      } else {
+        swapRange(m - i, m + j - i, i);
+        j -= i;
+      }
+    }
+    swapRange(m - i, m, i);
+  };
+  const symMerge = (a: number, m: number, b: number): void => {
+    if (m - a === 1) {
+      let i = m;
+      let j = b;
+      while (i < j) {
+        const h = (i + j) >>> 1;
+        if (lessAt(h, a)) i = h + 1;
+        else j = h;
+      }
+      for (let k = a; k < i - 1; k++) swap(k, k + 1);
+      return;
+    }
+    if (b - m === 1) {
+      let i = a;
+      let j = m;
+      while (i < j) {
+        const h = (i + j) >>> 1;
+        if (!lessAt(m, h)) i = h + 1;
+        else j = h;
+      }
+      for (let k = m; k > i; k--) swap(k, k - 1);
+      return;
+    }
+    const mid = (a + b) >>> 1;
+    const nn = mid + m;
+    let start: number;
+    let r: number;
+    if (m > mid) {
+      start = nn - b;
+      r = mid;
+    } else {
+      start = a;
+      r = m;
+    }
+    const p = nn - 1;
+    while (start < r) {
+      const c = (start + r) >>> 1;
+      if (!lessAt(p - c, c)) start = c + 1;
+      else r = c;
+    }
+    const end = nn - start;
+    if (start < m && m < end) rotate(start, m, end);
+    if (a < start && start < mid) symMerge(a, start, mid);
+    if (mid < end && end < b) symMerge(mid, end, b);
+  };
+  let blockSize = 20;
+  let a = 0;
+  let b = blockSize;
+  while (b <= n) {
+    insertion(a, b);
+    a = b;
+    b += blockSize;
+  }
+  insertion(a, n);
+  while (blockSize < n) {
+    a = 0;
+    b = 2 * blockSize;
+    while (b <= n) {
+      symMerge(a, a + blockSize, b);
+      a = b;
+      b += 2 * blockSize;
+    }
+    const m = a + blockSize;
+    if (m < n) symMerge(a, m, n);
+    blockSize *= 2;
+  }
+}
+
+const enum Class {
+  Unknown,
+  Signed,
+  Unsigned,
+  MixedInt,
+  Float,
+  FloatInt,
+  String,
+  Bytes,
+  Other,
+}
+
+function classOf(id: number): Class {
+  if (id <= ID.Uint64) return Class.Unsigned;
+  if ((id >= ID.Int8 && id <= ID.Int64) || id === ID.Duration || id === ID.Time)
+    return Class.Signed;
+  if (id >= ID.Float16 && id <= ID.Float64) return Class.Float;
+  if (id === ID.String) return Class.String;
+  if (id === ID.Bytes) return Class.Bytes;
+  return Class.Other;
+}
+
+function isIntClass(c: Class): boolean {
+  return c === Class.Signed || c === Class.Unsigned || c === Class.MixedInt;
+}
+
+function joinClass(a: Class, b: Class): Class {
+  if (a === b || a === Class.Unknown) return b;
+  if (isIntClass(a) && isIntClass(b)) return Class.MixedInt;
+  if ((a === Class.Float || a === Class.FloatInt) && isIntClass(b)) return Class.FloatInt;
+  if (isIntClass(a) && (b === Class.Float || b === Class.FloatInt)) return Class.FloatInt;
+  if (a === Class.FloatInt && b === Class.Float) return Class.FloatInt;
+  return Class.Other;
+}
+
+/**
+ * The reference's guess of a sort key from the first value: the first
+ * integer field (depth first through nested records), else the first
+ * float field, else the first field that is not a time, else "ts"; for a
+ * non-record, the value itself (an empty path).
+ */
+export function guessSortKey(v: Value): string[] {
+  const rt = recordOf(v.type);
+  if (!rt) return [];
+  const isInt = (id: number) => id <= ID.Int256;
+  const isFloat = (id: number) => id >= ID.Float16 && id <= ID.Float256;
+  return (
+    firstMatching(rt, isInt) ??
+    firstMatching(rt, isFloat) ??
+    firstMatching(rt, (id) => id !== ID.Time) ?? ['ts']
+  );
+}
+
+function firstMatching(rt: TypeRecord, pred: (id: number) => boolean): string[] | null {
+  for (const f of rt.fields) {
+    if (pred(f.type.under.id)) return [f.name];
+    const inner = recordOf(f.type);
+    if (inner) {
+      const p = firstMatching(inner, pred);
+      if (p) return [f.name, ...p];
+    }
+  }
+  return null;
+}
+
+/** The key expression sort and top use when none is given. */
+export function guessedKeyExpr(zctx: TypeContext, first: Value): Expr {
+  return fieldPath(zctx, guessSortKey(first));
+}

@@ -1,0 +1,163 @@
+// The sort operator: reads its whole input, then emits it ordered by the
+// sort keys (stable: equal values keep their input order).
+//
+// `sort [-r] [-nulls first|last] [exprs]`: keys default to the reference's
+// guess from the first value (see guessSortKey); nulls, and keys that are
+// error("missing"), go last in either direction unless nullsFirst.
+//
+// Input is held in memory up to QueryContext.memoryLimit bytes of values;
+// past that each full buffer is sorted and spilled as a run to a temporary
+// ZNG file, and at the end the runs (and what is left in memory) are
+// merged: an external merge sort, so inputs larger than memory complete.
+
+import { Value } from '../../../zed/value';
+import { Expr } from '../../expr/expr';
+import { QueryContext } from '../context';
+import { BATCH_SIZE, Operator } from '../operator';
+import { Comparator, guessedKeyExpr, SortSpec, sortValues } from './sort-keys';
+import { BatchSource, MemorySource, RunMerger, SpillDir } from './spill';
+
+export interface SortOptions {
+  /** Sort keys, most significant first; empty to guess one from the first value. */
+  keys: Expr[];
+  /** `-r`: descending order. */
+  reverse?: boolean;
+  /** `-nulls first`. */
+  nullsFirst?: boolean;
+}
+
+/** Bytes charged per buffered value beyond its body (the Value object and its slot). */
+export const VALUE_OVERHEAD = 64;
+
+function flatten(batches: Value[][]): Value[] {
+  if (batches.length === 1) return batches[0];
+  let n = 0;
+  for (const b of batches) n += b.length;
+  const out = new Array<Value>(n);
+  let k = 0;
+  for (const b of batches) for (let i = 0; i < b.length; i++) out[k++] = b[i];
+  return out;
+}
+
+export class Sort implements Operator {
+  private spec: SortSpec | null = null;
+  private readonly keys: Expr[];
+  private started = false;
+  private closed = false;
+  private out: Value[] = [];
+  private outPos = 0;
+  private spill: SpillDir | null = null;
+  private runs: BatchSource[] = [];
+  private merger: RunMerger | null = null;
+  /** Bytes written to spill files (for stats and tests). */
+  spilledBytes = 0;
+  /** Runs spilled. */
+  spilledRuns = 0;
+
+  constructor(
+    private readonly ctx: QueryContext,
+    private readonly parent: Operator,
+    private readonly opts: SortOptions,
+  ) {
+    this.keys = opts.keys;
+  }
+
+  private specFor(first: Value): SortSpec {
+    const exprs = this.keys.length > 0 ? this.keys : [guessedKeyExpr(this.ctx.zctx, first)];
+    return { exprs, reverse: !!this.opts.reverse, nullsFirst: !!this.opts.nullsFirst };
+  }
+
+  async pull(): Promise<Value[] | null> {
+    if (this.closed) return null;
+    if (!this.started) {
+      this.started = true;
+      try {
+        await this.consume();
+      } catch (e) {
+        await this.close();
+        throw e;
+      }
+    }
+    this.ctx.checkCancelled();
+    if (this.merger) {
+      const b = await this.merger.next(BATCH_SIZE);
+      if (b.length > 0) return b;
+      await this.finish();
+      return null;
+    }
+    if (this.outPos >= this.out.length) {
+      this.out = [];
+      return null;
+    }
+    const b = this.out.slice(this.outPos, this.outPos + BATCH_SIZE);
+    this.outPos += b.length;
+    return b;
+  }
+
+  private async consume(): Promise<void> {
+    const limit = this.ctx.memoryLimit;
+    let batches: Value[][] = [];
+    let bytes = 0;
+    for (;;) {
+      this.ctx.checkCancelled();
+      const batch = await this.parent.pull();
+      if (batch === null) break;
+      if (this.closed) return;
+      if (this.spec === null) this.spec = this.specFor(batch[0]);
+      batches.push(batch);
+      let n = batch.length * VALUE_OVERHEAD;
+      for (let i = 0; i < batch.length; i++) {
+        const len = batch[i].len;
+        if (len > 0) n += len;
+      }
+      bytes += n;
+      if (bytes >= limit) {
+        await this.spillRun(flatten(batches));
+        batches = [];
+        bytes = 0;
+      }
+    }
+    if (this.spec === null) return;
+    const sorted = sortValues(flatten(batches), this.spec);
+    if (this.spill === null) {
+      this.out = sorted;
+      return;
+    }
+    this.runs.push(new MemorySource(sorted));
+    this.merger = new RunMerger(this.runs, Comparator.forSort(this.spec));
+  }
+
+  private async spillRun(vals: Value[]): Promise<void> {
+    const sorted = sortValues(vals, this.spec!);
+    this.spill ??= await SpillDir.create(this.ctx);
+    const f = await this.spill.newFile();
+    for (let i = 0; i < sorted.length; i += BATCH_SIZE) {
+      this.ctx.checkCancelled();
+      await f.write(sorted.slice(i, i + BATCH_SIZE));
+    }
+    await f.rewind();
+    this.spilledBytes += f.size;
+    this.spilledRuns++;
+    this.runs.push(f);
+  }
+
+  private async finish(): Promise<void> {
+    if (this.merger) {
+      await this.merger.close();
+      this.merger = null;
+    }
+    this.runs = [];
+    if (this.spill) {
+      await this.spill.remove();
+      this.spill = null;
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.out = [];
+    await this.finish();
+    await this.parent.close();
+  }
+}

@@ -1,0 +1,272 @@
+// Spilling values to temporary ZNG files, for operators whose state
+// outgrows QueryContext.memoryLimit (sort, summarize, fuse, shape).
+//
+// A SpillDir is a private temporary directory (under QueryContext.tmpDir or
+// the OS temp dir) that holds an operator's spill files and is removed as a
+// whole when the operator finishes or is closed. Files are uncompressed
+// ZNG (compression costs more than it saves on local disk); values read
+// back are decoded into the query's type context, so their types are the
+// very types they had when written.
+//
+// RunMerger merges sorted runs (spilled files, plus an in-memory run) by a
+// Comparator, stable by run order: the external merge sort.
+
+import { mkdtemp, open, rm, FileHandle } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ByteSink, ByteSource } from '../../../formats/io';
+import { ZngReader } from '../../../formats/zng/reader';
+import { ZngWriter } from '../../../formats/zng/writer';
+import { TypeContext } from '../../../zed/context';
+import { Value } from '../../../zed/value';
+import { QueryContext } from '../context';
+import { Comparator, KeyCopy } from './sort-keys';
+
+/** Prefix of spill directory names (tests look for leftovers by it). */
+export const SPILL_PREFIX = 'zlake-spill-';
+
+const READ_CHUNK = 256 * 1024;
+
+/** A temporary directory of spill files, removed by remove(). */
+export class SpillDir {
+  private n = 0;
+  private removed = false;
+  private readonly files = new Set<SpillFile>();
+
+  private constructor(
+    readonly path: string,
+    private readonly zctx: TypeContext,
+  ) {}
+
+  static async create(ctx: QueryContext): Promise<SpillDir> {
+    const path = await mkdtemp(join(ctx.tmpDir ?? tmpdir(), SPILL_PREFIX));
+    return new SpillDir(path, ctx.zctx);
+  }
+
+  /** A new, empty spill file in this directory, open for writing. */
+  async newFile(): Promise<SpillFile> {
+    if (this.removed) throw new Error('spill directory already removed');
+    const path = join(this.path, String(this.n++) + '.zng');
+    const f = new SpillFile(path, this.zctx, await open(path, 'w+'));
+    this.files.add(f);
+    return f;
+  }
+
+  /** Closes every file and deletes the directory. Safe to call twice. */
+  async remove(): Promise<void> {
+    if (this.removed) return;
+    this.removed = true;
+    for (const f of this.files) await f.close();
+    this.files.clear();
+    await rm(this.path, { recursive: true, force: true });
+  }
+}
+
+/** A source of value batches (a spilled run, or values in memory). */
+export interface BatchSource {
+  read(): Promise<Value[] | null>;
+  close(): Promise<void>;
+}
+
+/**
+ * One spill file: write values, call rewind(), then read them back in
+ * order (read() is a BatchSource).
+ */
+export class SpillFile implements BatchSource {
+  private writer: ZngWriter | null;
+  private reader: ZngReader | null = null;
+  private pos = 0;
+  private closed = false;
+  /** Bytes written. */
+  size = 0;
+
+  constructor(
+    readonly path: string,
+    private readonly zctx: TypeContext,
+    private readonly fh: FileHandle,
+  ) {
+    const sink: ByteSink = {
+      write: async (chunk) => {
+        await this.fh.write(chunk);
+        this.size += chunk.length;
+      },
+      end: async () => {},
+    };
+    this.writer = new ZngWriter(sink, { compress: false });
+  }
+
+  async write(vals: Value[]): Promise<void> {
+    if (!this.writer) throw new Error('spill file: write after rewind');
+    await this.writer.write(vals);
+  }
+
+  /** Flushes what was written and starts reading from the beginning. */
+  async rewind(): Promise<void> {
+    if (this.writer) {
+      await this.writer.close();
+      this.writer = null;
+    }
+    this.pos = 0;
+    const src: ByteSource = {
+      read: async () => {
+        // A fresh buffer per read: values point into it after we return.
+        const buf = Buffer.allocUnsafe(READ_CHUNK);
+        const { bytesRead } = await this.fh.read(buf, 0, READ_CHUNK, this.pos);
+        if (bytesRead === 0) return null;
+        this.pos += bytesRead;
+        return buf.subarray(0, bytesRead);
+      },
+    };
+    this.reader = new ZngReader(src, { ctx: this.zctx });
+  }
+
+  async read(): Promise<Value[] | null> {
+    if (!this.reader) throw new Error('spill file: read before rewind');
+    return this.reader.read();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.reader?.close();
+    await this.fh.close();
+  }
+}
+
+/** Values in memory as a BatchSource (the last, unspilled run). */
+export class MemorySource implements BatchSource {
+  private done = false;
+  constructor(private vals: Value[]) {}
+
+  async read(): Promise<Value[] | null> {
+    if (this.done || this.vals.length === 0) return null;
+    this.done = true;
+    const v = this.vals;
+    this.vals = [];
+    return v;
+  }
+
+  async close(): Promise<void> {
+    this.vals = [];
+  }
+}
+
+class Cursor {
+  batch: Value[] = [];
+  pos = 0;
+  readonly keys: KeyCopy[];
+
+  constructor(
+    readonly src: BatchSource,
+    readonly ordinal: number,
+    nkeys: number,
+  ) {
+    this.keys = Array.from({ length: nkeys }, () => new KeyCopy());
+  }
+
+  get head(): Value {
+    return this.batch[this.pos];
+  }
+}
+
+/**
+ * Merges sources that are each sorted by cmp into one sorted sequence.
+ * Values equal under cmp come out in source order.
+ */
+export class RunMerger {
+  private heap: Cursor[] = [];
+  private started = false;
+
+  constructor(
+    private readonly sources: BatchSource[],
+    private readonly cmp: Comparator,
+  ) {}
+
+  private less(a: Cursor, b: Cursor): boolean {
+    const c = this.cmp.compareKeys(a.keys, b.keys);
+    return c < 0 || (c === 0 && a.ordinal < b.ordinal);
+  }
+
+  /** Loads the cursor's next batch if needed; false at its end. */
+  private async fill(c: Cursor): Promise<boolean> {
+    while (c.pos >= c.batch.length) {
+      const b = await c.src.read();
+      if (b === null) return false;
+      c.batch = b;
+      c.pos = 0;
+    }
+    this.cmp.keysOf(c.head, c.keys);
+    return true;
+  }
+
+  private async start(): Promise<void> {
+    this.started = true;
+    const nkeys = this.cmp.exprs.length;
+    for (let i = 0; i < this.sources.length; i++) {
+      const c = new Cursor(this.sources[i], i, nkeys);
+      if (await this.fill(c)) this.push(c);
+    }
+  }
+
+  /** The next value without consuming it, or null at the end. */
+  async peek(): Promise<Value | null> {
+    if (!this.started) await this.start();
+    return this.heap.length > 0 ? this.heap[0].head : null;
+  }
+
+  /** Up to max values in order; an empty array at the end. */
+  async next(max: number): Promise<Value[]> {
+    if (!this.started) await this.start();
+    const out: Value[] = [];
+    const heap = this.heap;
+    while (out.length < max && heap.length > 0) {
+      const c = heap[0];
+      out.push(c.head);
+      c.pos++;
+      if (c.pos < c.batch.length) {
+        this.cmp.keysOf(c.head, c.keys);
+        this.down(0);
+      } else if (await this.fill(c)) {
+        this.down(0);
+      } else {
+        const last = heap.pop()!;
+        if (heap.length > 0) {
+          heap[0] = last;
+          this.down(0);
+        }
+      }
+    }
+    return out;
+  }
+
+  async close(): Promise<void> {
+    for (const s of this.sources) await s.close();
+    this.heap = [];
+  }
+
+  private push(c: Cursor): void {
+    const heap = this.heap;
+    heap.push(c);
+    let i = heap.length - 1;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (!this.less(heap[i], heap[p])) break;
+      [heap[i], heap[p]] = [heap[p], heap[i]];
+      i = p;
+    }
+  }
+
+  private down(i: number): void {
+    const heap = this.heap;
+    const n = heap.length;
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= n) return;
+      let m = l;
+      if (l + 1 < n && this.less(heap[l + 1], heap[l])) m = l + 1;
+      if (!this.less(heap[m], heap[i])) return;
+      [heap[i], heap[m]] = [heap[m], heap[i]];
+      i = m;
+    }
+  }
+}
