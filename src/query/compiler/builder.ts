@@ -1,0 +1,464 @@
+// The builder: dataflow graph → running operators and expression
+// evaluators (the reference's compiler/kernel). Comparisons against
+// constants become specialised predicates; calls are resolved in the
+// function registry (and checked for arity); aggregates become
+// aggregators; sources get the filters and key ranges the optimizer
+// pushed into them.
+
+import { Lake } from '../../lake/lake';
+import { TypeContext, DuplicateFieldError } from '../../zed/context';
+import { TypeNet, TypeString } from '../../zed/types';
+import { Value } from '../../zed/value';
+import { ValueReader } from '../../formats/io';
+import { AggregateError, Aggregator, newAggregatorExpr } from '../aggregates';
+import { Arith } from '../expr/arith';
+import {
+  comparison,
+  Compare,
+  CompareOp,
+  contains,
+  Equal,
+  In,
+  PredicateExpr,
+} from '../expr/compare';
+import { MapExpr, recordExpr, VectorExpr } from '../expr/containers';
+import { isError } from '../expr/errors';
+import { Expr } from '../expr/expr';
+import { IndexExpr, SliceExpr } from '../expr/index-expr';
+import { Literal } from '../expr/literal';
+import { And, Conditional, Not, Or } from '../expr/logic';
+import { Negate } from '../expr/arith';
+import { DotExpr, fieldPath } from '../expr/path';
+import { RecordBuilderError } from '../expr/recordbuilder';
+import { compileRegexp } from '../expr/regexp';
+import { RegexpMatch, SearchNet, SearchPattern, SearchString, SearchValue } from '../expr/search';
+import { CallStack, Frame, ParamExpr, UserCall, UserFunction, VarExpr } from '../expr/vars';
+import { checkArity, FunctionEnv, lookupFunction } from '../functions';
+import { QueryContext } from '../runtime/context';
+import { Operator } from '../runtime/operator';
+import { Cut } from '../runtime/ops/cut';
+import { Drop } from '../runtime/ops/drop';
+import { Filter } from '../runtime/ops/filter';
+import { Head } from '../runtime/ops/head';
+import { Pass } from '../runtime/ops/pass';
+import {
+  commitMetaSource,
+  lakeMetaSource,
+  Load,
+  PoolSource,
+  poolMetaSource,
+} from '../runtime/ops/pool';
+import { Put, PutError } from '../runtime/ops/put';
+import { Rename } from '../runtime/ops/rename';
+import { openFile, openURL, ReaderScan } from '../runtime/ops/scan';
+import { Sort } from '../runtime/ops/sort';
+import { Tail } from '../runtime/ops/tail';
+import { Yield } from '../runtime/ops/yield';
+import * as dag from './dag';
+import { CompileError } from './errors';
+import { buildHeavy } from './heavy';
+
+/** Names of the shaping functions, whose single argument form shapes `this`. */
+const SHAPERS = new Set(['cast', 'crop', 'fill', 'fit', 'order', 'shape']);
+
+export interface BuildEnv {
+  ctx: QueryContext;
+  lake?: Lake;
+  /** Inputs of Reader sources, by index (opened on first pull). */
+  readers?: (() => Promise<ValueReader>)[];
+  /** `file` may read local files. */
+  allowFiles?: boolean;
+  /** `get` may fetch URLs. */
+  allowHTTP?: boolean;
+}
+
+/** Evaluates e against a missing `this`: constants give their value, anything else error("missing"). */
+export function evalAtCompileTime(zctx: TypeContext, e: dag.Expr): Value {
+  const b = new Builder({ ctx: new QueryContext({ zctx }) });
+  let x: Expr;
+  try {
+    x = b.expr(e);
+  } catch {
+    return zctx.missing();
+  }
+  try {
+    const v = x.eval(zctx.missing());
+    return v === undefined ? zctx.missing() : v;
+  } catch {
+    return zctx.missing();
+  }
+}
+
+export class Builder {
+  readonly zctx: TypeContext;
+  /** Values of lateral-scope variables (set by `over`). */
+  readonly frame = new Frame();
+  private readonly stack = new CallStack();
+  private readonly funcs = new Map<dag.Func, UserFunction>();
+  private readonly fenv: FunctionEnv;
+
+  constructor(readonly env: BuildEnv) {
+    this.zctx = env.ctx.zctx;
+    this.fenv = {
+      zctx: this.zctx,
+      constant: (e) => this.constant(e),
+    };
+  }
+
+  /** The value of an evaluator when it is a constant. */
+  private constant(e: Expr): Value | undefined {
+    if (e instanceof Literal) return e.value;
+    return undefined;
+  }
+
+  // -------------------------------------------------------------------------
+  // Expressions
+
+  exprs(es: dag.Expr[]): Expr[] {
+    return es.map((e) => this.expr(e));
+  }
+
+  expr(e: dag.Expr): Expr {
+    const zctx = this.zctx;
+    switch (e.kind) {
+      case 'Literal':
+        return new Literal(e.value);
+      case 'This':
+        return fieldPath(zctx, e.path);
+      case 'Var':
+        return new VarExpr(this.frame, e.slot, e.name);
+      case 'Param':
+        return new ParamExpr(this.userFunction(e.fn), e.index);
+      case 'Dot':
+        return new DotExpr(zctx, this.expr(e.lhs), e.rhs);
+      case 'Unary':
+        return e.op === '-'
+          ? new Negate(zctx, this.expr(e.operand))
+          : new Not(zctx, this.expr(e.operand));
+      case 'Binary':
+        return this.binary(e);
+      case 'Slice':
+        return new SliceExpr(
+          zctx,
+          this.expr(e.lhs),
+          e.from === null ? null : this.expr(e.from),
+          e.to === null ? null : this.expr(e.to),
+        );
+      case 'Conditional':
+        return new Conditional(zctx, this.expr(e.cond), this.expr(e.then), this.expr(e.else));
+      case 'Call':
+        return this.call(e);
+      case 'UserCall':
+        return new UserCall(this.userFunction(e.fn), this.exprs(e.args));
+      case 'Agg':
+        return newAggregatorExpr(zctx, this.aggregator(e));
+      case 'Search':
+        return this.search(e);
+      case 'RegexpSearch':
+        return new SearchPattern(this.regexp(e.pattern), this.expr(e.expr));
+      case 'RegexpMatch':
+        return new RegexpMatch(this.regexp(e.pattern), this.expr(e.expr));
+      case 'RecordExpr':
+        return recordExpr(
+          zctx,
+          e.elems.map((el) =>
+            el.kind === 'Field'
+              ? { name: el.name, expr: this.expr(el.value) }
+              : { name: null, expr: this.expr(el.expr) },
+          ),
+        );
+      case 'ArrayExpr':
+        return new VectorExpr(
+          zctx,
+          e.elems.map((el) => ({ spread: el.spread, expr: this.expr(el.expr) })),
+          false,
+        );
+      case 'SetExpr':
+        return new VectorExpr(
+          zctx,
+          e.elems.map((el) => ({ spread: el.spread, expr: this.expr(el.expr) })),
+          true,
+        );
+      case 'MapExpr':
+        return new MapExpr(
+          zctx,
+          e.entries.map((en) => ({ key: this.expr(en.key), value: this.expr(en.value) })),
+        );
+      case 'OverExpr':
+        return buildHeavy(this).overExpr(e);
+    }
+  }
+
+  /** The runtime function of a user function (its body compiled on first use). */
+  userFunction(fn: dag.Func): UserFunction {
+    let u = this.funcs.get(fn);
+    if (u === undefined) {
+      u = new UserFunction(fn.name, fn.params, this.stack);
+      this.funcs.set(fn, u);
+      if (fn.expr === null) throw new CompileError(`${fn.name}(): function body not defined`);
+      u.body = this.expr(fn.expr);
+    }
+    return u;
+  }
+
+  aggregator(a: dag.Agg): Aggregator {
+    const expr = a.expr === null ? null : this.expr(a.expr);
+    const where = a.where === null ? null : this.expr(a.where);
+    try {
+      return new Aggregator(a.name, expr, where);
+    } catch (e) {
+      if (e instanceof AggregateError) throw new CompileError(e.message);
+      throw e;
+    }
+  }
+
+  private regexp(pattern: string): RegExp {
+    try {
+      return compileRegexp(pattern);
+    } catch (e) {
+      throw new CompileError((e as Error).message);
+    }
+  }
+
+  private binary(e: dag.Binary): Expr {
+    const zctx = this.zctx;
+    const op = e.op;
+    if (op === 'in') {
+      const lit = evalAtCompileTime(zctx, e.lhs);
+      if (!isError(lit)) {
+        const pred = comparison('==', lit);
+        if (pred !== null) return new PredicateExpr(this.expr(e.rhs), contains(pred));
+      }
+    }
+    if (op === '==' || op === '!=' || op === '<' || op === '<=' || op === '>' || op === '>=') {
+      const lit = evalAtCompileTime(zctx, e.rhs);
+      if (!isError(lit)) {
+        const pred = comparison(op, lit.copy());
+        if (pred !== null) return new PredicateExpr(this.expr(e.lhs), pred);
+      }
+    }
+    const lhs = this.expr(e.lhs);
+    const rhs = this.expr(e.rhs);
+    switch (op) {
+      case 'and':
+        return new And(zctx, lhs, rhs);
+      case 'or':
+        return new Or(zctx, lhs, rhs);
+      case 'in':
+        return new In(zctx, lhs, rhs);
+      case '==':
+      case '!=':
+        return new Equal(lhs, rhs, op === '==');
+      case '<':
+      case '<=':
+      case '>':
+      case '>=':
+        return new Compare(zctx, lhs, rhs, op as CompareOp);
+      case '+':
+      case '-':
+      case '*':
+      case '/':
+      case '%':
+        return new Arith(zctx, op, lhs, rhs);
+      case '[':
+        return new IndexExpr(zctx, lhs, rhs);
+    }
+  }
+
+  private call(e: dag.Call): Expr {
+    const name = e.name;
+    if (name === 'grep') throw new CompileError('grep(): syntax error');
+    const def = lookupFunction(name);
+    if (def === undefined) throw new CompileError(`${name}(): no such function`);
+    let args = e.args;
+    if (SHAPERS.has(name)) {
+      if (args.length === 1) args = [{ kind: 'This', path: [] }, ...args];
+      const bad = checkArity(def, args.length);
+      if (bad !== null) throw new CompileError(bad);
+    } else {
+      const bad = checkArity(def, args.length);
+      if (bad !== null) throw new CompileError(`${name}(): ${bad}`);
+      if (def.path !== undefined) args = [{ kind: 'This', path: [...def.path] }, ...args];
+    }
+    let compiled: Expr[];
+    try {
+      compiled = this.exprs(args);
+    } catch (err) {
+      if (err instanceof CompileError)
+        throw new CompileError(`${name}(): bad argument: ${err.message}`);
+      throw err;
+    }
+    return def.build(compiled, this.fenv);
+  }
+
+  private search(e: dag.Search): Expr {
+    const operand = this.expr(e.expr);
+    const v = e.value;
+    if (v.type.under === TypeString) {
+      return new SearchString(v.buf.toString('utf8', v.off, v.off + Math.max(v.len, 0)), operand);
+    }
+    if (v.type.under === TypeNet)
+      return new SearchNet(Buffer.from(v.buf.subarray(v.off, v.off + v.len)), operand);
+    const pred = comparison('==', v);
+    if (pred === null)
+      throw new CompileError(
+        `literal comparison of type ${JSON.stringify(v.type.under.id)} unsupported`,
+      );
+    return new SearchValue(e.text, pred, operand);
+  }
+
+  // -------------------------------------------------------------------------
+  // Operators
+
+  /** Builds a sequence fed by parents (none for a sequence that starts with a source); returns its outputs. */
+  seq(seq: dag.Seq, parents: Operator[]): Operator[] {
+    for (const op of seq) parents = this.op(op, parents);
+    return parents;
+  }
+
+  private op(o: dag.Op, parents: Operator[]): Operator[] {
+    const heavy = buildHeavy(this);
+    switch (o.kind) {
+      case 'Fork':
+        return heavy.fork(o, parents);
+      case 'Switch':
+        return heavy.switch(o, parents);
+      case 'Join':
+        if (parents.length !== 2)
+          throw new CompileError('join requires two upstream parallel query paths');
+        return [heavy.join(o, parents[0], parents[1])];
+      case 'Merge':
+        return [heavy.merge(o, parents)];
+      case 'Combine':
+        return [heavy.combine(parents)];
+    }
+    let parent: Operator | null = null;
+    if (parents.length === 1) parent = parents[0];
+    else if (parents.length > 1) parent = heavy.combine(parents);
+    return [this.leaf(o, parent)];
+  }
+
+  private need(parent: Operator | null, what: string): Operator {
+    if (parent === null) throw new CompileError(`internal error: ${what} has no input`);
+    return parent;
+  }
+
+  private leaf(o: dag.Op, parent: Operator | null): Operator {
+    const ctx = this.env.ctx;
+    switch (o.kind) {
+      case 'Filter':
+        return new Filter(ctx, this.need(parent, 'filter'), this.expr(o.expr));
+      case 'Yield':
+        return new Yield(ctx, this.need(parent, 'yield'), this.exprs(o.exprs));
+      case 'Put':
+        try {
+          return new Put(
+            ctx,
+            this.need(parent, 'put'),
+            o.args.map((a) => ({ lhs: a.lhs, rhs: this.expr(a.rhs) })),
+          );
+        } catch (e) {
+          if (e instanceof PutError) throw new CompileError(e.message);
+          throw e;
+        }
+      case 'Cut':
+        try {
+          return new Cut(
+            ctx,
+            this.need(parent, 'cut'),
+            o.args.map((a) => ({ lhs: a.lhs, rhs: this.expr(a.rhs) })),
+          );
+        } catch (e) {
+          if (e instanceof DuplicateFieldError || e instanceof RecordBuilderError)
+            throw new CompileError(e.message);
+          throw e;
+        }
+      case 'Drop':
+        return new Drop(ctx, this.need(parent, 'drop'), o.args);
+      case 'Rename':
+        return new Rename(ctx, this.need(parent, 'rename'), o.args);
+      case 'Head':
+        return new Head(this.need(parent, 'head'), o.count);
+      case 'Tail':
+        return new Tail(ctx, this.need(parent, 'tail'), o.count);
+      case 'Pass':
+        return new Pass(this.need(parent, 'pass'));
+      case 'Sort':
+        return new Sort(ctx, this.need(parent, 'sort'), {
+          keys: this.exprs(o.args),
+          reverse: o.order === 'desc',
+          nullsFirst: o.nullsFirst,
+        });
+      case 'Top':
+      case 'Uniq':
+      case 'Summarize':
+      case 'Fuse':
+      case 'Shape':
+      case 'Explode':
+      case 'Over':
+        return buildHeavy(this).leaf(o, this.need(parent, o.kind.toLowerCase()));
+      case 'Load':
+        return new Load(ctx, this.need(parent, 'load'), this.lake(), o.pool, {
+          branch: o.branch,
+          author: o.author,
+          message: o.message,
+          meta: o.meta,
+        });
+      default:
+        if (parent !== null)
+          throw new CompileError(`internal error: source ${o.kind} cannot have a parent operator`);
+        return this.source(o as dag.Source);
+    }
+  }
+
+  private lake(): Lake {
+    if (!this.env.lake)
+      throw new CompileError('internal error: lake operation cannot be used in non-lake context');
+    return this.env.lake;
+  }
+
+  private source(o: dag.Source): Operator {
+    const ctx = this.env.ctx;
+    switch (o.kind) {
+      case 'PoolScan':
+        return new PoolSource(
+          ctx,
+          this.lake(),
+          o.pool,
+          o.commit,
+          o.filter === null ? null : this.expr(o.filter),
+          o.range,
+        );
+      case 'LakeMetaScan':
+        return lakeMetaSource(ctx, this.lake(), o.meta);
+      case 'PoolMetaScan':
+        return poolMetaSource(ctx, this.lake(), o.pool, o.meta);
+      case 'CommitMetaScan':
+        return commitMetaSource(ctx, this.lake(), o.pool, o.commit, o.meta);
+      case 'FileScan': {
+        if (!this.env.allowFiles) throw new CompileError('file operator is not allowed here');
+        const path = o.path;
+        const format = o.format;
+        return new ReaderScan(
+          ctx,
+          () => openFile(ctx, path, format),
+          o.filter === null ? null : this.expr(o.filter),
+        );
+      }
+      case 'HTTPScan': {
+        if (!this.env.allowHTTP) throw new CompileError('get operator is not allowed here');
+        const url = o.url;
+        const format = o.format;
+        return new ReaderScan(ctx, () => openURL(ctx, url, format), null);
+      }
+      case 'Reader': {
+        const open = this.env.readers?.[o.index];
+        if (open === undefined)
+          throw new CompileError(
+            'no input specified: use a command-line file or a Zed source operator',
+          );
+        return new ReaderScan(ctx, open, o.filter === null ? null : this.expr(o.filter));
+      }
+    }
+  }
+}

@@ -1,0 +1,227 @@
+// The optimizer (the reference's compiler/optimizer): merges adjacent
+// filters, drops pass operators, lifts the filter that follows each source
+// into the source (where it runs as values are read), turns comparisons of
+// a pool's key with constants into a key range the scan uses to skip
+// objects and seek-index spans, and tells a summarize grouped by the pool
+// key that its input arrives in key order.
+
+import { compare } from '../../zed/compare';
+import { primaryKey } from '../../lake/config';
+import { KeyRange } from '../../lake/seekindex';
+import { ID, isFloat, TypeBool } from '../../zed/types';
+import { decodeFloat } from '../../zed/primitive';
+import { Value } from '../../zed/value';
+import * as dag from './dag';
+
+function walk(seq: dag.Seq, post: (seq: dag.Seq) => dag.Seq): dag.Seq {
+  for (const op of seq) {
+    if (op.kind === 'Over' && op.body !== null) op.body = walk(op.body, post);
+    else if (op.kind === 'Fork') op.paths = op.paths.map((p) => walk(p, post));
+    else if (op.kind === 'Switch') op.cases.forEach((c) => (c.path = walk(c.path, post)));
+  }
+  return post(seq);
+}
+
+/** `where a | where b` → `where a and b`. */
+export function mergeFilters(seq: dag.Seq): dag.Seq {
+  return walk(seq, (s) => {
+    for (let i = s.length - 2; i >= 0; i--) {
+      const a = s[i];
+      const b = s[i + 1];
+      if (a.kind === 'Filter' && b.kind === 'Filter') {
+        s[i] = { kind: 'Filter', expr: dag.binary('and', a.expr, b.expr) };
+        s.splice(i + 1, 1);
+      }
+    }
+    return s;
+  });
+}
+
+export function removePassOps(seq: dag.Seq): dag.Seq {
+  return walk(seq, (s) => {
+    const out = s.filter((op) => op.kind !== 'Pass');
+    return out.length === 0 ? [{ kind: 'Pass' }] : out;
+  });
+}
+
+/** Calls fn on each sequence that starts with a source (through leading forks). */
+function walkEntries(seq: dag.Seq, fn: (seq: dag.Seq) => dag.Seq): dag.Seq {
+  if (seq.length > 0 && seq[0].kind === 'Fork') {
+    const fork = seq[0];
+    fork.paths = fork.paths.map((p) => walkEntries(p, fn));
+    return seq;
+  }
+  if (seq.length > 0 && dag.isSource(seq[0])) return fn(seq);
+  return seq;
+}
+
+function pathEqual(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+/** Can a constant of this value bound the pool key in value order? */
+function rangeable(v: Value): boolean {
+  if (v.len < 0) return false;
+  const id = v.type.under.id;
+  if (isFloat(id)) return !Number.isNaN(decodeFloat(v.buf, v.off, v.len));
+  return id <= ID.Time || id === ID.String || id === ID.IP || id === ID.Bool;
+}
+
+type Range = { lower?: Value; upper?: Value };
+
+const flip: Record<string, string> = { '==': '==', '<': '>', '<=': '>=', '>': '<', '>=': '<=' };
+
+/**
+ * The key range a predicate confines matching values to (a superset), or
+ * null when it does not confine them.
+ */
+export function keyRange(e: dag.Expr, key: readonly string[]): Range | null {
+  if (e.kind !== 'Binary') return null;
+  switch (e.op) {
+    case 'and': {
+      const l = keyRange(e.lhs, key);
+      const r = keyRange(e.rhs, key);
+      if (l === null) return r;
+      if (r === null) return l;
+      return {
+        lower: maxOf(l.lower, r.lower),
+        upper: minOf(l.upper, r.upper),
+      };
+    }
+    case 'or': {
+      const l = keyRange(e.lhs, key);
+      const r = keyRange(e.rhs, key);
+      if (l === null || r === null) return null;
+      return {
+        lower: l.lower && r.lower ? minOf(l.lower, r.lower) : undefined,
+        upper: l.upper && r.upper ? maxOf(l.upper, r.upper) : undefined,
+      };
+    }
+    case '==':
+    case '<':
+    case '<=':
+    case '>':
+    case '>=': {
+      let op: string = e.op;
+      let field: dag.Expr = e.lhs;
+      let lit: dag.Expr = e.rhs;
+      if (field.kind === 'Literal' && lit.kind === 'This') {
+        [field, lit] = [lit, field];
+        op = flip[op];
+      }
+      if (field.kind !== 'This' || lit.kind !== 'Literal' || !pathEqual(field.path, key))
+        return null;
+      if (!rangeable(lit.value)) return null;
+      const v = lit.value;
+      if (op === '==') return { lower: v, upper: v };
+      if (op === '<' || op === '<=') return { upper: v };
+      return { lower: v };
+    }
+  }
+  return null;
+}
+
+function maxOf(a?: Value, b?: Value): Value | undefined {
+  if (!a) return b;
+  if (!b) return a;
+  return compare(a, b) >= 0 ? a : b;
+}
+
+function minOf(a?: Value, b?: Value): Value | undefined {
+  if (!a) return b;
+  if (!b) return a;
+  return compare(a, b) <= 0 ? a : b;
+}
+
+/** Lifts the filter after each source into the source. */
+function liftFilters(seq: dag.Seq): dag.Seq {
+  return walkEntries(seq, (s) => {
+    const src = s[0] as dag.Source;
+    const next = s[1];
+    if (next === undefined || next.kind !== 'Filter') return s;
+    switch (src.kind) {
+      case 'PoolScan': {
+        src.filter = next.expr;
+        const r = keyRange(next.expr, primaryKey(src.pool.layout));
+        if (r !== null && (r.lower || r.upper)) src.range = r as KeyRange;
+        break;
+      }
+      case 'FileScan':
+      case 'Reader':
+        src.filter = next.expr;
+        break;
+      default:
+        return s;
+    }
+    return [src, ...s.slice(2)];
+  });
+}
+
+/**
+ * Marks a summarize grouped by a pool's key (directly after the scan and
+ * order-preserving operators) with the direction its input is sorted in.
+ */
+function propagateOrder(seq: dag.Seq): void {
+  walkEntries(seq, (s) => {
+    const src = s[0];
+    if (src.kind !== 'PoolScan') return s;
+    let key: string[] | null = primaryKey(src.pool.layout);
+    const dir = src.pool.layout.order === 'desc' ? -1 : 1;
+    for (const op of s.slice(1)) {
+      if (key === null) break;
+      switch (op.kind) {
+        case 'Filter':
+        case 'Head':
+        case 'Tail':
+        case 'Uniq':
+        case 'Fuse':
+          continue;
+        case 'Summarize':
+          if (
+            op.keys.some(
+              (k) => pathEqual(k.lhs, key!) && k.rhs.kind === 'This' && pathEqual(k.rhs.path, key!),
+            )
+          ) {
+            op.inputSortDir = dir;
+          }
+          return s;
+        case 'Put':
+          if (op.args.some((a) => pathEqual(a.lhs, key!))) key = null;
+          continue;
+        case 'Drop':
+          if (op.args.some((p) => pathEqual(p, key!))) key = null;
+          continue;
+        case 'Cut':
+          if (
+            !op.args.some(
+              (a) => pathEqual(a.lhs, key!) && a.rhs.kind === 'This' && pathEqual(a.rhs.path, key!),
+            )
+          ) {
+            key = null;
+          }
+          continue;
+        default:
+          return s;
+      }
+    }
+    return s;
+  });
+}
+
+export function optimize(seq: dag.Seq): dag.Seq {
+  seq = mergeFilters(seq);
+  seq = removePassOps(seq);
+  seq = liftFilters(seq);
+  propagateOrder(seq);
+  return seq;
+}
+
+/** True for a literal true (e.g. `*`, which filters nothing). */
+export function isTrueLiteral(e: dag.Expr): boolean {
+  return (
+    e.kind === 'Literal' &&
+    e.value.type === TypeBool &&
+    e.value.len > 0 &&
+    e.value.buf[e.value.off] === 1
+  );
+}

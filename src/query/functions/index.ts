@@ -1,0 +1,16 @@
+// The function library: importing this module registers every function.
+import './types';
+
+export {
+  lookupFunction,
+  registerFunction,
+  hasBoolResult,
+  checkArity,
+  valueFunction,
+  CallExpr,
+  FunctionError,
+  ERR_NO_SUCH_FUNCTION,
+  ERR_TOO_FEW,
+  ERR_TOO_MANY,
+} from './registry';
+export type { FunctionDef, FunctionEnv, ValueFn } from './registry';

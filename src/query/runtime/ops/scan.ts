@@ -1,0 +1,148 @@
+// Sources: values from a reader (a caller's input, a local file, a URL),
+// with the filter the optimizer pushed into them applied as they are read,
+// and the read/matched counters of the query's stats.
+
+import { createReadStream, promises as fsp } from 'node:fs';
+import { Readable } from 'node:stream';
+import { openReader } from '../../../formats/detect';
+import { ByteSource, sourceFromReadable, ValueReader } from '../../../formats/io';
+import { Value } from '../../../zed/value';
+import { Expr } from '../../expr/expr';
+import { ValueArena } from '../arena';
+import { QueryContext } from '../context';
+import { Operator } from '../operator';
+import { FilterFn } from './filter';
+
+/** Applies a pushed-down filter to source batches, counting what passes. */
+export class ScanFilter {
+  private readonly fn: FilterFn | null;
+  private readonly arena = new ValueArena();
+
+  constructor(
+    private readonly ctx: QueryContext,
+    filter: Expr | null,
+  ) {
+    this.fn = filter === null ? null : new FilterFn(ctx.zctx, filter);
+  }
+
+  /** The values of batch that pass (batch itself when all do). */
+  apply(batch: Value[]): Value[] {
+    const stats = this.ctx.stats;
+    stats.recordsRead += batch.length;
+    const fn = this.fn;
+    if (fn === null) {
+      stats.recordsMatched += batch.length;
+      return batch;
+    }
+    const out: Value[] = [];
+    for (let i = 0; i < batch.length; i++) {
+      const v = batch[i];
+      const r = fn.test(v);
+      if (r === null) continue;
+      out.push(r === v ? v : this.arena.copy(r));
+    }
+    this.arena.seal();
+    stats.recordsMatched += out.length;
+    return out;
+  }
+}
+
+/** A source over a value reader. */
+export class ReaderScan implements Operator {
+  private readonly filter: ScanFilter;
+  private done = false;
+
+  constructor(
+    private readonly ctx: QueryContext,
+    private readonly open: () => Promise<ValueReader>,
+    filter: Expr | null,
+  ) {
+    this.filter = new ScanFilter(ctx, filter);
+  }
+
+  private reader: ValueReader | null = null;
+
+  async pull(): Promise<Value[] | null> {
+    for (;;) {
+      if (this.done) return null;
+      this.ctx.checkCancelled();
+      this.reader ??= await this.open();
+      const batch = await this.reader.read();
+      if (batch === null) {
+        await this.close();
+        return null;
+      }
+      const out = this.filter.apply(batch);
+      if (out.length > 0) return out;
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.done) return;
+    this.done = true;
+    await this.reader?.close?.();
+  }
+}
+
+/** A reader over a caller's array of values (tests, in-memory inputs). */
+export function arrayReader(vals: Value[], batchSize = 1024): ValueReader {
+  let pos = 0;
+  return {
+    async read() {
+      if (pos >= vals.length) return null;
+      const b = vals.slice(pos, pos + batchSize);
+      pos += b.length;
+      return b;
+    },
+  };
+}
+
+/** Opens a local file (`file` operator): an error "<path>: file does not exist" when absent. */
+export async function openFile(
+  ctx: QueryContext,
+  path: string,
+  format: string | null,
+): Promise<ValueReader> {
+  let seekable = false;
+  try {
+    const st = await fsp.stat(path);
+    if (st.isDirectory()) throw new Error(`${path}: is a directory`);
+    seekable = st.isFile();
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT')
+      throw new Error(`${path}: file does not exist`);
+    throw e;
+  }
+  const src = sourceFromReadable(createReadStream(path, { highWaterMark: 1 << 20 }));
+  return withName(path, () =>
+    openReader(src, { ctx: ctx.zctx, format: format ?? 'auto', name: path, seekable }),
+  );
+}
+
+/** Opens a URL (`get` operator). */
+export async function openURL(
+  ctx: QueryContext,
+  url: string,
+  format: string | null,
+): Promise<ValueReader> {
+  const res = await fetch(url, { signal: ctx.signal });
+  if (res.status === 404) throw new Error(`${url}: file does not exist`);
+  if (!res.ok || !res.body) throw new Error(`${url}: ${res.status} ${res.statusText}`);
+  const src: ByteSource = sourceFromReadable(
+    Readable.fromWeb(res.body as import('node:stream/web').ReadableStream),
+  );
+  return withName(url, () =>
+    openReader(src, { ctx: ctx.zctx, format: format ?? 'auto', name: url }),
+  );
+}
+
+async function withName(name: string, open: () => Promise<ValueReader>): Promise<ValueReader> {
+  try {
+    return await open();
+  } catch (e) {
+    const err = e as Error;
+    if (err && typeof err.message === 'string' && !err.message.startsWith(name))
+      err.message = `${name}: ${err.message}`;
+    throw err;
+  }
+}
