@@ -72,15 +72,14 @@ export interface BuildEnv {
   allowHTTP?: boolean;
 }
 
-/** Evaluates e against a missing `this`: constants give their value, anything else error("missing"). */
+/**
+ * Evaluates e against a missing `this`: constants give their value,
+ * anything else error("missing"). Throws CompileError when e does not
+ * compile (an unknown function...).
+ */
 export function evalAtCompileTime(zctx: TypeContext, e: dag.Expr): Value {
   const b = new Builder({ ctx: new QueryContext({ zctx }) });
-  let x: Expr;
-  try {
-    x = b.expr(e);
-  } catch {
-    return zctx.missing();
-  }
+  const x = b.expr(e);
   try {
     const v = x.eval(zctx.missing());
     return v === undefined ? zctx.missing() : v;
@@ -220,18 +219,27 @@ export class Builder {
     }
   }
 
+  /** evalAtCompileTime, with compile errors left for the full compile to report. */
+  private constValue(e: dag.Expr): Value {
+    try {
+      return evalAtCompileTime(this.zctx, e);
+    } catch {
+      return this.zctx.missing();
+    }
+  }
+
   private binary(e: dag.Binary): Expr {
     const zctx = this.zctx;
     const op = e.op;
     if (op === 'in') {
-      const lit = evalAtCompileTime(zctx, e.lhs);
+      const lit = this.constValue(e.lhs);
       if (!isError(lit)) {
         const pred = comparison('==', lit);
         if (pred !== null) return new PredicateExpr(this.expr(e.rhs), contains(pred));
       }
     }
     if (op === '==' || op === '!=' || op === '<' || op === '<=' || op === '>' || op === '>=') {
-      const lit = evalAtCompileTime(zctx, e.rhs);
+      const lit = this.constValue(e.rhs);
       if (!isError(lit)) {
         const pred = comparison(op, lit.copy());
         if (pred !== null) return new PredicateExpr(this.expr(e.lhs), pred);

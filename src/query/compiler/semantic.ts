@@ -272,8 +272,17 @@ export class Analyzer {
     return dag.binary(e.op as dag.BinaryOp, lhs, rhs);
   }
 
+  /** The value of e at compile time, or error("missing") (compile errors are left for later). */
+  private tryConst(e: dag.Expr): Value {
+    try {
+      return this.env.evalConst(e);
+    } catch {
+      return this.zctx.missing();
+    }
+  }
+
   private stringConst(e: dag.Expr): string | null {
-    const v = this.env.evalConst(e);
+    const v = this.tryConst(e);
     if (isError(v) || v.type.under !== TypeString) return null;
     return v.buf.toString('utf8', v.off, v.off + Math.max(v.len, 0));
   }
@@ -686,7 +695,12 @@ export class Analyzer {
     } catch (err) {
       wrap(`${op}: `, err);
     }
-    const v = this.env.evalConst(d);
+    let v: Value;
+    try {
+      v = this.env.evalConst(d);
+    } catch (err) {
+      wrap(`${op}: `, err);
+    }
     const id = v.type.under.id;
     let n = 0;
     if (id >= ID.Int8 && id <= ID.Int64) n = Number(decodeIntExact(v.buf, v.off, v.len));

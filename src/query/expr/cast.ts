@@ -80,7 +80,9 @@ export function parseAnyTime(s: string): bigint | undefined {
       `${named[3]}-${p2(String(m + 1))}-${p2(named[1])}T${p2(named[4])}:${p2(named[5])}:${p2(named[6])}Z`,
     );
   }
-  const ms = Date.parse(/[a-z]/i.test(s) && /\b(UTC|GMT|Z|[+-]\d{4})\b/i.test(s) ? s : s + ' UTC');
+  // Other forms with a month or day name: the platform's date parser, in UTC.
+  if (!/[a-z]{3}/i.test(s)) return undefined;
+  const ms = Date.parse(/\b(UTC|GMT|Z|[+-]\d{4})\b/i.test(s) ? s : s + ' UTC');
   if (Number.isNaN(ms)) return undefined;
   return BigInt(ms) * 1_000_000n;
 }
@@ -261,7 +263,7 @@ export class PrimitiveCast implements Expr {
     if (isError(v)) return v;
     const t = v.type;
     const to = this.to;
-    if (t.under.id === ID.Null) return this.out.null(to);
+    if (t.under.id === ID.Null || v.len < 0) return this.out.null(to);
     if (t.under === to.under) return this.out.view(to, v.buf, v.off, v.len);
     const u = t.under;
     if (u instanceof TypeUnion) {
