@@ -373,7 +373,7 @@ function hasNames(t: Type): boolean {
   if (t instanceof TypeArray || t instanceof TypeSet) return hasNames(t.type);
   if (t instanceof TypeMap) return hasNames(t.keyType) || hasNames(t.valType);
   if (t instanceof TypeUnion) return t.types.some(hasNames);
-  // An error's inner type is written on its own (see formatType).
+  if (t instanceof TypeErr) return hasNames(t.type);
   return false;
 }
 
@@ -641,12 +641,9 @@ export class Formatter {
       if (p >= end) throw new Error('record missing a field');
       const prefix = prefixes[i];
       out.raw(prefix, 0, prefix.length);
-      const tag = readUvarint(buf, p, end);
-      if (tag < 0) throw new Error('truncated record value');
-      const body = uv.end;
-      const flen = tag - 1;
-      p = body + (flen > 0 ? flen : 0);
-      if (p > end) throw new Error('truncated record value');
+      p = nextChild(buf, p, end);
+      const body = child.off;
+      const flen = child.len;
       const ft = fields[i].type;
       const pid = prims[i];
       if (pid >= 0 && flen >= 0) {
@@ -681,33 +678,16 @@ export class Formatter {
       return true;
     }
     indent += this.tab;
-    const inner = typ.type;
-    const union = inner.under instanceof TypeUnion ? inner.under : null;
-    let seen: Set<Type> | null = null;
-    let p = off;
-    let first = true;
-    while (p < end) {
-      if (!first) out.byte(0x2c);
-      first = false;
+    const elems = new Elems(typ.type);
+    for (let p = off; p < end;) {
+      if (p > off) out.byte(0x2c);
       if (this.pretty) {
         out.byte(0x0a);
         out.spaces(indent);
       }
-      const tag = readUvarint(buf, p, end);
-      if (tag < 0) throw new Error('truncated container value');
-      const body = uv.end;
-      const elen = tag - 1;
-      p = body + (elen > 0 ? elen : 0);
-      if (p > end) throw new Error('truncated container value');
-      if (union === null) {
-        this.formatValue(indent, inner, buf, body, elen, known, parentImplied, true);
-      } else if (elen < 0) {
-        this.formatValue(indent, TypeNull, buf, body, elen, known, parentImplied, true);
-      } else {
-        const [mt, moff, mlen] = untag(union, buf, body, elen);
-        (seen ??= new Set()).add(mt);
-        this.formatValue(indent, mt, buf, moff, mlen, known, parentImplied, true);
-      }
+      p = nextChild(buf, p, end);
+      elems.add(buf, child.off, child.len);
+      this.formatValue(indent, elems.type, buf, elems.off, elems.len, known, parentImplied, true);
     }
     if (this.pretty) {
       out.byte(0x0a);
@@ -715,10 +695,7 @@ export class Formatter {
     }
     out.byte(0x5d);
     if (set) out.byte(0x7c);
-    if (union !== null && (inner instanceof TypeNamed || (seen?.size ?? 0) < union.types.length)) {
-      // Show the whole union when the elements do not.
-      this.decorate(typ, false, true);
-    }
+    if (elems.needsDecoration()) this.decorate(typ, false, true);
     return false;
   }
 
@@ -737,71 +714,35 @@ export class Formatter {
     out.ascii('|{');
     indent += this.tab;
     const end = off + len;
-    const ku = typ.keyType.under instanceof TypeUnion ? typ.keyType.under : null;
-    const vu = typ.valType.under instanceof TypeUnion ? typ.valType.under : null;
-    let kseen: Set<Type> | null = null;
-    let vseen: Set<Type> | null = null;
-    let empty = true;
-    let p = off;
-    while (p < end) {
-      const ktag = readUvarint(buf, p, end);
-      if (ktag < 0) throw new Error('truncated map value');
-      const kbody = uv.end;
-      const klen = ktag - 1;
-      p = kbody + (klen > 0 ? klen : 0);
-      if (p >= end) throw new Error('truncated map value');
-      const vtag = readUvarint(buf, p, end);
-      if (vtag < 0) throw new Error('truncated map value');
-      const vbody = uv.end;
-      const vlen = vtag - 1;
-      p = vbody + (vlen > 0 ? vlen : 0);
-      if (p > end) throw new Error('truncated map value');
-      if (!empty) out.byte(0x2c);
-      empty = false;
+    const keys = new Elems(typ.keyType);
+    const vals = new Elems(typ.valType);
+    for (let p = off; p < end;) {
+      if (p > off) out.byte(0x2c);
       if (pretty) {
         out.byte(0x0a);
         out.spaces(indent);
       }
-      let kt = typ.keyType;
-      let koff = kbody;
-      let kl = klen;
-      if (ku !== null) {
-        if (klen < 0) kt = TypeNull;
-        else {
-          [kt, koff, kl] = untag(ku, buf, kbody, klen);
-          (kseen ??= new Set()).add(kt);
-        }
-      }
-      this.formatValue(indent, kt, buf, koff, kl, known, parentImplied, true);
-      if (kt.under.id === ID.IP && kl === 16) {
+      p = nextChild(buf, p, end);
+      if (p >= end) throw new Error('truncated map value');
+      keys.add(buf, child.off, child.len);
+      this.formatValue(indent, keys.type, buf, keys.off, keys.len, known, parentImplied, true);
+      if (keys.type.under.id === ID.IP && keys.len === 16) {
         // Space keeps an IPv6 key's last group from running into the colon.
         out.byte(0x20);
       }
       out.byte(0x3a);
       if (pretty) out.byte(0x20);
-      let vt = typ.valType;
-      let voff = vbody;
-      let vl = vlen;
-      if (vu !== null) {
-        if (vlen < 0) vt = TypeNull;
-        else {
-          [vt, voff, vl] = untag(vu, buf, vbody, vlen);
-          (vseen ??= new Set()).add(vt);
-        }
-      }
-      this.formatValue(indent, vt, buf, voff, vl, known, parentImplied, true);
+      p = nextChild(buf, p, end);
+      vals.add(buf, child.off, child.len);
+      this.formatValue(indent, vals.type, buf, vals.off, vals.len, known, parentImplied, true);
     }
     if (pretty) {
       out.byte(0x0a);
       out.spaces(indent - this.tab);
     }
     out.ascii('}|');
-    const kdec =
-      ku !== null && (typ.keyType instanceof TypeNamed || (kseen?.size ?? 0) < ku.types.length);
-    const vdec =
-      vu !== null && (typ.valType instanceof TypeNamed || (vseen?.size ?? 0) < vu.types.length);
-    if (kdec || vdec) this.decorate(typ, false, true);
-    return empty;
+    if (keys.needsDecoration() || vals.needsDecoration()) this.decorate(typ, false, true);
+    return len === 0;
   }
 
   private formatPrimitive(
@@ -1094,6 +1035,60 @@ export class Formatter {
         return off;
       }
     }
+  }
+}
+
+// The body of the child nextChild read last.
+const child = { off: 0, len: 0 };
+
+/** Reads the tagged child at buf[p] into `child`; returns the offset after it. */
+function nextChild(buf: Uint8Array, p: number, end: number): number {
+  const tag = readUvarint(buf, p, end);
+  if (tag < 0) throw new Error('truncated container value');
+  child.off = uv.end;
+  child.len = tag - 1;
+  const next = uv.end + (tag > 0 ? tag - 1 : 0);
+  if (next > end) throw new Error('truncated container value');
+  return next;
+}
+
+/**
+ * The elements of an array, set or map side: a union element is written as
+ * its member (a null one as null), and the members seen are noted, as the
+ * reference's formatter does.
+ */
+class Elems {
+  private readonly union: TypeUnion | null;
+  private seen: Set<Type> | null = null;
+  /** What add() found: the type and body to write. */
+  type: Type;
+  off = 0;
+  len = 0;
+
+  constructor(private readonly elemType: Type) {
+    this.union = elemType.under instanceof TypeUnion ? elemType.under : null;
+    this.type = elemType;
+  }
+
+  add(buf: Uint8Array, off: number, len: number): void {
+    if (this.union === null) {
+      this.off = off;
+      this.len = len;
+    } else if (len < 0) {
+      this.type = TypeNull;
+      this.len = len;
+    } else {
+      [this.type, this.off, this.len] = untag(this.union, buf, off, len);
+      (this.seen ??= new Set()).add(this.type);
+    }
+  }
+
+  /** True when the container must show its type: its union's name or some members went unseen. */
+  needsDecoration(): boolean {
+    const u = this.union;
+    return (
+      u !== null && (this.elemType instanceof TypeNamed || (this.seen?.size ?? 0) < u.types.length)
+    );
   }
 }
 

@@ -741,6 +741,10 @@ describe('what the reference writes but cannot read, read here', () => {
       'error({a:0(uint8)((uint8,bytes))})(error({a:(uint8,bytes)}))',
     ],
     ['an enum of a named enum type', '%HEADS(flip=enum(HEADS,TAILS))'],
+    [
+      'names inside error types, each written on its own',
+      '{b:error(1)(error(port=uint16)),c:error(2)(error(port=uint16))}',
+    ],
   ])('%s', (_name, text) => {
     const [v] = parseValues(new TypeContext(), text);
     expect(formatValue(v)).toBe(text);
