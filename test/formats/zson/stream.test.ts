@@ -112,3 +112,17 @@ test('a truncated stream ends in an error naming the line', async () => {
   expect((err as FormatError).line).toBe(lines);
   expect((err as FormatError).offset).toBe(cut.length);
 });
+
+test('a value is delivered as soon as what follows shows it is complete (zsonio reader_test.go)', async () => {
+  let calls = 0;
+  const src: ByteSource = {
+    read() {
+      // One chunk, then a stream that stalls.
+      if (calls++ === 0) return Promise.resolve(Buffer.from('{msg:"record1"}\n{msg:"record1"}'));
+      return new Promise<Buffer | null>(() => {});
+    },
+  };
+  const r = zsonFormat.newReader!(src, { ctx: new TypeContext() });
+  const batch = await r.read();
+  expect(batch!.map((v) => formatValue(v))).toEqual(['{msg:"record1"}']);
+});
