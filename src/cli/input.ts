@@ -34,10 +34,18 @@ export class InputFlags {
     }
   }
 
-  /** Opens one input (a path, `-`, or a URL) as a value reader in ctx. */
-  async open(path: string, ctx: TypeContext): Promise<ValueReader> {
-    const { src, seekable } = await openSource(path);
-    return openReader(src, {
+  /**
+   * Opens one input (a path, `-`, or a URL) as a value reader in ctx.
+   * wrap, if given, sees the raw bytes and the input's size when known
+   * (a file's), e.g. to count them for a progress display.
+   */
+  async open(
+    path: string,
+    ctx: TypeContext,
+    wrap?: (src: ByteSource, size: number | undefined) => ByteSource,
+  ): Promise<ValueReader> {
+    const { src, seekable, size } = await openSource(path);
+    return openReader(wrap ? wrap(src, size) : src, {
       ctx,
       format: this.format.value,
       csvDelim: this.csvDelim.value,
@@ -59,7 +67,9 @@ export async function isInput(arg: string): Promise<boolean> {
   }
 }
 
-async function openSource(path: string): Promise<{ src: ByteSource; seekable: boolean }> {
+async function openSource(
+  path: string,
+): Promise<{ src: ByteSource; seekable: boolean; size?: number }> {
   if (path === '-') return { src: sourceFromReadable(process.stdin), seekable: false };
   if (/^https?:\/\//.test(path)) {
     const res = await fetch(path);
@@ -77,6 +87,7 @@ async function openSource(path: string): Promise<{ src: ByteSource; seekable: bo
     return {
       src: sourceFromReadable(createReadStream(path, { highWaterMark: 1 << 20 })),
       seekable: st.isFile(),
+      size: st.isFile() ? st.size : undefined,
     };
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT')

@@ -1,0 +1,27 @@
+// The lake service client: connection, endpoint methods, query results.
+
+export { LakeClient, ClientError, commitHeader } from './client';
+export type {
+  Branch,
+  CommitMessage,
+  CommitResult,
+  CreatePoolRequest,
+  Head,
+  LakeEvent,
+  LoadOptions,
+  Pool,
+  QueryOptions,
+  SortKey,
+} from './client';
+export { Connection, DEFAULT_LAKE, MediaType, urlPath } from './connection';
+export type { BodyWriter, ConnectionOptions, RequestOptions, Response } from './connection';
+export { RequestError, ResponseError } from './errors';
+export {
+  QueryError,
+  QueryReader,
+  concatSource,
+  formatProgress,
+  parseErrorText,
+  valueToJS,
+} from './query';
+export type { QueryProgress, SourceInfo } from './query';

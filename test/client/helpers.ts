@@ -1,0 +1,190 @@
+// Test helpers: a real lake service on a loopback port (in this process,
+// or as a `zlake serve` child process), and running zlake commands (in
+// this process with captured streams, or as child processes).
+
+import { spawn } from 'node:child_process';
+import { mkdtempSync, promises as fsp, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { Readable, Writable } from 'node:stream';
+import { CommandIO } from '../../src/cli/lake/command';
+import { runRoot } from '../../src/cli/lake';
+import { Lake } from '../../src/lake';
+import { Service } from '../../src/service/server';
+
+export interface Served {
+  url: string;
+  /** The lake's directory. */
+  dir: string;
+  close(): Promise<void>;
+}
+
+export function tempDir(prefix: string): string {
+  return mkdtempSync(path.join(tmpdir(), prefix));
+}
+
+/** A service over a new lake, in this process. */
+export async function serveInProcess(): Promise<Served> {
+  const dir = tempDir('zlake-client-lake-');
+  const lake = await Lake.openLocal(dir);
+  const service = new Service({ lake });
+  const addr = await service.listen('127.0.0.1:0');
+  return {
+    url: `http://127.0.0.1:${addr.port}`,
+    dir,
+    async close() {
+      await service.close();
+      await lake.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+const ROOT = path.resolve(__dirname, '../..');
+
+/** Node code that runs src/cli/main.ts with the arguments after it (compiled on require). */
+const bootstrap = `
+const swc = require(${JSON.stringify(require.resolve('@swc/core'))});
+const fs = require('fs');
+require.extensions['.ts'] = function (module, filename) {
+  const out = swc.transformSync(fs.readFileSync(filename, 'utf8'), {
+    filename,
+    jsc: { target: 'es2022', parser: { syntax: 'typescript' } },
+    module: { type: 'commonjs' },
+  });
+  module._compile(out.code, filename);
+};
+require(${JSON.stringify(path.join(ROOT, 'src/cli/main.ts'))}).main(process.argv.slice(1));
+`;
+
+/** A directory holding an executable `zlake` that runs the sources. */
+export async function zlakeBin(): Promise<string> {
+  const dir = tempDir('zlake-bin-');
+  const boot = path.join(dir, 'boot.js');
+  await fsp.writeFile(boot, bootstrap.replace('process.argv.slice(1)', 'process.argv.slice(2)'));
+  const bin = path.join(dir, 'zlake');
+  await fsp.writeFile(
+    bin,
+    `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(boot)} "$@"\n`,
+  );
+  await fsp.chmod(bin, 0o755);
+  return dir;
+}
+
+export interface Result {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `zlake args` as a child process. */
+export function zlakeChild(
+  args: string[],
+  opts: { env?: NodeJS.ProcessEnv; stdin?: string | Buffer; cwd?: string } = {},
+): Promise<Result> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['-e', bootstrap, ...args], {
+      cwd: opts.cwd ?? ROOT,
+      env: { ...process.env, ...opts.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (c: Buffer) => out.push(c));
+    child.stderr.on('data', (c: Buffer) => err.push(c));
+    child.on('error', reject);
+    child.on('close', (code) =>
+      resolve({
+        code: code ?? -1,
+        stdout: Buffer.concat(out).toString(),
+        stderr: Buffer.concat(err).toString(),
+      }),
+    );
+    child.stdin.on('error', () => {});
+    child.stdin.end(opts.stdin ?? '');
+  });
+}
+
+/** `zlake serve` over a new lake as a child process. */
+export async function serveChild(): Promise<Served & { pid: number }> {
+  const dir = tempDir('zlake-child-lake-');
+  const portFile = path.join(dir, 'port');
+  const child = spawn(
+    process.execPath,
+    [
+      '-e',
+      bootstrap,
+      'serve',
+      '-l',
+      '127.0.0.1:0',
+      '-lake',
+      path.join(dir, 'lake'),
+      '-portfile',
+      portFile,
+      '-log.level',
+      'warn',
+    ],
+    { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  let log = '';
+  child.stderr.on('data', (c: Buffer) => (log += c.toString()));
+  const deadline = Date.now() + 30000;
+  for (;;) {
+    try {
+      const port = (await fsp.readFile(portFile, 'utf8')).trim();
+      if (port) {
+        return {
+          url: `http://127.0.0.1:${port}`,
+          dir,
+          pid: child.pid!,
+          async close() {
+            const gone = new Promise((r) => child.once('exit', r));
+            child.kill('SIGTERM');
+            await gone;
+            rmSync(dir, { recursive: true, force: true });
+          },
+        };
+      }
+    } catch {
+      // not yet
+    }
+    if (child.exitCode !== null) throw new Error(`zlake serve exited: ${log}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`zlake serve did not start: ${log}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** A writable that keeps what is written. */
+export class Capture extends Writable {
+  private chunks: Buffer[] = [];
+  isTTY = false;
+
+  override _write(chunk: Buffer, _enc: BufferEncoding, cb: (err?: Error | null) => void): void {
+    this.chunks.push(Buffer.from(chunk));
+    cb();
+  }
+
+  get text(): string {
+    return Buffer.concat(this.chunks).toString('utf8');
+  }
+}
+
+/**
+ * Runs `zlake args` in this process with captured output; env adds to
+ * nothing (not to process.env), so tests name ZED_LAKE and ZED_HEAD_DIR.
+ */
+export async function zlake(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  stdin: string | Buffer = '',
+): Promise<Result> {
+  const stdout = new Capture();
+  const stderr = new Capture();
+  const input = stdin.length > 0 ? [Buffer.from(stdin)] : [];
+  const io: CommandIO = { stdin: Readable.from(input), stdout, stderr, env };
+  const code = await runRoot(args, io);
+  return { code, stdout: stdout.text, stderr: stderr.text };
+}
