@@ -107,6 +107,10 @@ export class Analyzer {
   }
 
   private convertValue(node: ValueNode, parent: Type | null): Type {
+    if (node.k === N.Prim && (parent === null || parent.under.kind === Kind.Primitive)) {
+      // The common case, without the general dispatch.
+      return this.convertPrim(node, parent);
+    }
     if (node.k === N.Def) {
       if (node.of === null)
         fail('internal error: unknown ast type in Analyzer.convertAny(): <nil>');

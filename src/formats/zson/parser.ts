@@ -18,8 +18,10 @@
 
 import {
   lookupPrimitive,
+  TypeBool,
   TypeInt64,
   TypeIP,
+  TypeNull,
   TypePrimitive,
   TypeString,
   TypeTime,
@@ -212,6 +214,10 @@ function primTypeNode(name: string): TypePrimNode | undefined {
   }
   return n;
 }
+
+const NULL = { text: 'null', type: TypeNull, value: null };
+const TRUE = { text: 'true', type: TypeBool, value: true };
+const FALSE = { text: 'false', type: TypeBool, value: false };
 
 // ASCII characters of unquoted type names and identifiers.
 const typeByte = new Uint8Array(256);
@@ -777,8 +783,32 @@ export class Parser {
       i++;
     }
     if (i === start) return null;
+    const n = i - start;
+    if (other && n <= 5) {
+      // null, true and false, as whole runs.
+      const word =
+        n === 4
+          ? buf[start] === 0x6e
+            ? NULL
+            : buf[start] === 0x74
+              ? TRUE
+              : null
+          : n === 5
+            ? FALSE
+            : null;
+      if (word !== null && word.text === latin1(buf, start, i)) {
+        this.pos = i;
+        return {
+          k: N.Prim,
+          type: word.type,
+          text: word.text,
+          value: word.value,
+          off: start,
+          len: n,
+        };
+      }
+    }
     if (!other) {
-      const n = i - start;
       if (dots === 0 && digits > 0 && digits <= 15) {
         let v = 0;
         for (let k = buf[start] === 0x2d ? start + 1 : start; k < i; k++)
