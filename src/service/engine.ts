@@ -52,8 +52,8 @@ export interface QueryEngine {
    */
   compile(spec: QuerySpec): Promise<RunningQuery>;
   /**
-   * Compiles the `where` of a delete: a single filter (the reference's
-   * rule), as a predicate over the pool's values.
+   * Compiles the `where` of a delete on pool@branch: a single filter (the
+   * reference's rule), as a predicate over the pool's values.
    */
-  deleteFilter(where: string, pool: PoolConfig): DeleteFilter;
+  deleteFilter(where: string, lake: Lake, pool: PoolConfig, branch: string): Promise<DeleteFilter>;
 }

@@ -220,15 +220,29 @@ class WarningsReader implements ValueReader {
   }
 }
 
-/** Counts the bytes of a load's decoded body. */
-function countingSource(src: ReturnType<typeof bodySource>, add: (n: number) => void) {
-  return {
-    read: async () => {
-      const c = await src.read();
-      if (c) add(c.length);
-      return c;
-    },
+/** Counts the bytes of a load's decoded body and notes whether any is not white space. */
+class CountingSource {
+  bytes = 0;
+  content = false;
+
+  constructor(private src: ReturnType<typeof bodySource>) {}
+
+  read = async (): Promise<Buffer | null> => {
+    const c = await this.src.read();
+    if (c) {
+      this.bytes += c.length;
+      if (!this.content) this.content = !isWhiteSpace(c);
+    }
+    return c;
   };
+}
+
+function isWhiteSpace(b: Buffer): boolean {
+  for (let i = 0; i < b.length; i++) {
+    const x = b[i];
+    if (x !== 0x20 && x !== 0x0a && x !== 0x0d && x !== 0x09) return false;
+  }
+  return true;
 }
 
 export const load: Handler = async (c, req, res) => {
@@ -241,8 +255,7 @@ export const load: Handler = async (c, req, res) => {
   const msg = commitMessage(req, c.lake.ctx);
   const cfg = await pool(c, req);
   await c.lake.lookupBranch(cfg, branchName);
-  let bodyBytes = 0;
-  const src = countingSource(bodySource(req), (n) => (bodyBytes += n));
+  const src = new CountingSource(bodySource(req));
   const ctx = new TypeContext();
   const opts = {
     ctx,
@@ -254,7 +267,7 @@ export const load: Handler = async (c, req, res) => {
   };
   let reader: ValueReader;
   try {
-    reader = await openReader(src, opts);
+    reader = await openReader({ read: src.read }, opts);
   } catch (e) {
     if (isZlibError(e)) throw invalid(`request body: ${(e as Error).message}`);
     if (isLakeError(e)) throw e;
@@ -265,15 +278,21 @@ export const load: Handler = async (c, req, res) => {
   try {
     result = await c.lake.load(cfg, branchName, wr, msg);
   } catch (e) {
-    if (isLakeError(e, 'invalid') && e.message === 'empty transaction') {
-      // The reference says only this; the reasons the input ended go in info.
-      const info = wr.warnings.length > 0 ? { warnings: wr.warnings } : undefined;
-      throw new HttpError('invalid', 'no records in request', 400, info);
+    if (!(isLakeError(e, 'invalid') && e.message === 'empty transaction')) throw e;
+    if (src.content && wr.warnings.length === 0) {
+      // Well-formed input that holds no values (a Zeek log of headers
+      // only): nothing to commit, which is not the client's mistake. The
+      // answer names the branch's unchanged tip and says why.
+      const tip = await c.lake.lookupBranch(cfg, branchName);
+      await respondValue(res, c.format, commitResponse(tip.commit, ['no records in request']));
+      return;
     }
-    throw e;
+    // The reference says only this; the reasons the input ended go in info.
+    const info = wr.warnings.length > 0 ? { warnings: wr.warnings } : undefined;
+    throw new HttpError('invalid', 'no records in request', 400, info);
   } finally {
     await wr.close().catch(() => undefined);
-    c.metrics.loadRequestBytes.inc(bodyBytes);
+    c.metrics.loadRequestBytes.inc(src.bytes);
   }
   c.metrics.loadRecords.inc(result.records);
   c.metrics.loadBytes.inc(result.bytes);
@@ -282,7 +301,7 @@ export const load: Handler = async (c, req, res) => {
     commit: result.commit.toString(),
     records: result.records,
     bytes: result.bytes,
-    request_bytes: bodyBytes,
+    request_bytes: src.bytes,
   });
   await respondValue(res, c.format, commitResponse(result.commit, wr.warnings));
 };
@@ -303,7 +322,7 @@ export const deleteData: Handler = async (c, req, res) => {
     commit = (await c.lake.deleteObjects(cfg, branchName, ids, msg)).commit;
   } else {
     if (where === '') throw invalid('either object_ids or where must be set');
-    const filter = c.engine().deleteFilter(where, cfg);
+    const filter = await c.engine().deleteFilter(where, c.lake, cfg, branchName);
     commit = (
       await c.lake.deleteWhere(cfg, branchName, filter.pred, msg, {
         ctx: filter.ctx,

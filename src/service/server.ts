@@ -19,10 +19,11 @@ import { isKnownFormat, negotiate } from './mime';
 import { HeldOutputOptions } from './output';
 import { handleQuery, QueryStatusTable } from './query';
 import { respondError } from './respond';
+import { zedEngine } from './zedengine';
 
 export interface ServiceOptions {
   lake: Lake;
-  /** The query engine (loaded on first use when not given). */
+  /** The query engine (zlake's own by default). */
   engine?: QueryEngine;
   /** Response format when Accept names none (-defaultfmt). */
   defaultFormat?: string;
@@ -63,18 +64,6 @@ export function version(): string {
   }
 }
 
-/** Loads the query engine adapter on first use (it pulls in the whole language). */
-function lazyEngine(given?: QueryEngine): () => QueryEngine {
-  let engine = given;
-  return () => {
-    if (!engine) {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      engine = (require('./zedengine') as { zedEngine: QueryEngine }).zedEngine;
-    }
-    return engine;
-  };
-}
-
 export class Service {
   readonly app: express.Express;
   readonly lake: Lake;
@@ -96,7 +85,8 @@ export class Service {
       );
     }
     this.metrics = new Metrics(opts.processMetrics ?? false);
-    this.engine = lazyEngine(opts.engine);
+    const engine = opts.engine ?? zedEngine;
+    this.engine = () => engine;
     this.hub = new EventHub(this.lake, this.metrics, this.log.with({}, 'events'), {
       keepAliveMs: opts.keepAliveMs,
       maxBacklog: opts.maxEventBacklog,

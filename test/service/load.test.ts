@@ -174,6 +174,22 @@ describe('load errors', () => {
     }
   });
 
+  test('well-formed input with no values commits nothing and says so', async () => {
+    await createPool(t.base, 'headeronly');
+    const zeek =
+      '#separator \\x09\n#set_separator\t,\n#empty_field\t(empty)\n#unset_field\t-\n#fields\tx\n#types\tint\n';
+    const r = await post('headeronly', zeek, {
+      'Content-Type': 'application/x-zeek',
+      Accept: 'application/json',
+    });
+    expect(r.status).toBe(200);
+    expect(r.json()).toEqual({
+      commit: '0x0000000000000000000000000000000000000000',
+      warnings: ['no records in request'],
+    });
+    expect((await t.lake.log('headeronly', 'main')).length).toBe(0);
+  });
+
   test('malformed input after good values: the good ones load, the error is a warning', async () => {
     await createPool(t.base, 'warn', { keys: [['a']] });
     const r = await post('warn', '{a:1}\n{a:2}\n{a:', {
