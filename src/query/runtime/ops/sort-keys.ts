@@ -29,6 +29,13 @@ export interface SortSpec {
   reverse: boolean;
   /** Nulls (and missing keys) before other values instead of after. */
   nullsFirst: boolean;
+  /**
+   * Order exactly as Comparator does. Otherwise a first key of int8s
+   * sorts numerically when all first keys are integers, as the
+   * reference's sort does (its comparator orders int8s by their bytes).
+   * Spilled runs, which are merged by a Comparator, use strict.
+   */
+  strict?: boolean;
 }
 
 /**
@@ -199,7 +206,7 @@ export function sortOrder(vals: readonly Value[], spec: SortSpec): Int32Array {
     return out;
   }
   const cols = spec.exprs.map((e) => new KeyColumn(vals, e));
-  new Sorter(cols, spec.reverse, spec.nullsFirst).sort(out);
+  new Sorter(cols, spec.reverse, spec.nullsFirst, !!spec.strict).sort(out);
   return out;
 }
 
@@ -221,6 +228,7 @@ class Sorter {
     private readonly cols: KeyColumn[],
     private readonly reverse: boolean,
     private readonly nullsFirst: boolean,
+    private readonly strict: boolean,
   ) {
     this.nullsMax = nullsMaxFor(reverse, nullsFirst);
   }
@@ -272,7 +280,7 @@ class Sorter {
       nonNull.push(i);
       cls = joinClass(cls, classOf(id));
     }
-    if (int8 && !native) cls = Class.Other;
+    if (int8 && (!native || this.strict)) cls = Class.Other;
     let sorted: Int32Array;
     if (cls === Class.Signed || cls === Class.Unsigned || cls === Class.MixedInt) {
       sorted = this.sortInts(nonNull, cls);

@@ -31,6 +31,7 @@ export const VALUE_OVERHEAD = 64;
 
 function flatten(batches: Value[][]): Value[] {
   if (batches.length === 1) return batches[0];
+  if (batches.length === 0) return [];
   let n = 0;
   for (const b of batches) n += b.length;
   const out = new Array<Value>(n);
@@ -118,17 +119,16 @@ export class Sort implements Operator {
       }
     }
     if (this.spec === null) return;
-    const sorted = sortValues(flatten(batches), this.spec);
     if (this.spill === null) {
-      this.out = sorted;
+      this.out = sortValues(flatten(batches), this.spec);
       return;
     }
-    this.runs.push(new MemorySource(sorted));
+    this.runs.push(new MemorySource(sortValues(flatten(batches), { ...this.spec, strict: true })));
     this.merger = new RunMerger(this.runs, Comparator.forSort(this.spec));
   }
 
   private async spillRun(vals: Value[]): Promise<void> {
-    const sorted = sortValues(vals, this.spec!);
+    const sorted = sortValues(vals, { ...this.spec!, strict: true });
     this.spill ??= await SpillDir.create(this.ctx);
     const f = await this.spill.newFile();
     for (let i = 0; i < sorted.length; i += BATCH_SIZE) {

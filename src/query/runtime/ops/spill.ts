@@ -208,6 +208,17 @@ export class RunMerger {
     }
   }
 
+  /** Adds a source (a run spilled after merging began). */
+  async add(src: BatchSource): Promise<void> {
+    if (!this.started) {
+      this.sources.push(src);
+      return;
+    }
+    const c = new Cursor(src, this.sources.length, this.cmp.exprs.length);
+    this.sources.push(src);
+    if (await this.fill(c)) this.push(c);
+  }
+
   /** The next value without consuming it, or null at the end. */
   async peek(): Promise<Value | null> {
     if (!this.started) await this.start();

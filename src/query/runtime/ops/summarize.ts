@@ -1,0 +1,548 @@
+// The summarize operator (group-by): `aggs [by keys] [with -limit N]`.
+//
+// Each input value is assigned to the group of its key values (a key that
+// evaluates to error("quiet") drops the value) and fed to that group's
+// aggregate functions. At the end of input each group becomes a record of
+// its keys then its aggregates, at the field paths given (nested paths
+// build nested records; their types come from the values).
+//
+// Output order. The reference emits groups in the iteration order of a Go
+// map (random from run to run; its docs call the order undefined). zlake
+// emits them in order of first appearance, deterministically. When the
+// groups outgrow memory (more than `limit` groups, default 1,000,000, or
+// past QueryContext.memoryLimit bytes) the table's partial results are
+// sorted by key and spilled to a temporary file, and at the end the runs
+// are merged: then, as in the reference, output is sorted by the keys.
+//
+// With inputSortDir (set by the optimizer when the input is sorted by the
+// first key), groups whose first key is below the largest seen so far are
+// complete: they are emitted after each input batch, sorted by that key.
+
+import { TypeContext } from '../../../zed/context';
+import { hashBytes } from '../../../zed/hash';
+import { fieldAt } from '../../../zed/record';
+import { Field, Type, TypeNull, TypeRecord } from '../../../zed/types';
+import { EMPTY, Value } from '../../../zed/value';
+import { putUvarint, readUvarint, uv } from '../../../zed/zcode';
+import { AggFunction, Aggregator } from '../../aggregates';
+import { isQuiet } from '../../expr/errors';
+import { Expr } from '../../expr/expr';
+import { fieldPath, This } from '../../expr/path';
+import { RecordBuilder } from '../../expr/recordbuilder';
+import { ValueArena } from '../arena';
+import { QueryContext } from '../context';
+import { BATCH_SIZE, Operator } from '../operator';
+import { Comparator, sortValues } from './sort-keys';
+import { RunMerger, SpillDir, SpillFile } from './spill';
+import { GroupTable, TypeVectors } from './summarize-table';
+
+/** `lhs:=expr` of a group-by key. */
+export interface SummarizeKey {
+  lhs: string[];
+  expr: Expr;
+}
+
+/** `lhs:=agg(...)` of an aggregation. */
+export interface SummarizeAgg {
+  lhs: string[];
+  agg: Aggregator;
+}
+
+export interface SummarizeOptions {
+  keys: SummarizeKey[];
+  aggs: SummarizeAgg[];
+  /** Groups held in memory before spilling (`with -limit N`); 0 or absent: 1,000,000. */
+  limit?: number;
+  /** The input is sorted by the first key: 1 ascending, -1 descending (0: unknown). */
+  inputSortDir?: 0 | 1 | -1;
+}
+
+/** The reference's default group limit. */
+export const DEFAULT_GROUP_LIMIT = 1_000_000;
+
+/** Bytes charged per group beyond its key bytes, and per aggregate function. */
+const GROUP_OVERHEAD = 64;
+const AGG_OVERHEAD = 64;
+
+export class Summarize implements Operator {
+  private readonly zctx: TypeContext;
+  private readonly keyExprs: Expr[];
+  private readonly aggs: Aggregator[];
+  private readonly nk: number;
+  private readonly na: number;
+  private readonly limit: number;
+  private readonly dir: 0 | 1 | -1;
+  private readonly rb: RecordBuilder;
+  private readonly arena = new ValueArena();
+
+  private readonly table = new GroupTable();
+  private readonly tvs = new TypeVectors();
+  private funcs: AggFunction[] = [];
+  /** Largest first key when the group was created (sorted input only). */
+  private groupvals: Value[] = [];
+  private maxTableKey: Value | null = null;
+  private maxSpillKey: Value | null = null;
+  private readonly valueCompare: Comparator | null = null;
+  private readonly keyCompare: Comparator | null = null;
+
+  private keyBuf = Buffer.allocUnsafe(256);
+  private readonly keyTypes: Type[];
+  private readonly outTypes: Type[];
+  private lastOutTypes: Type[] = [];
+  private lastOutType: TypeRecord | null = null;
+
+  private spill: SpillDir | null = null;
+  private runs: SpillFile[] = [];
+  private merger: RunMerger | null = null;
+  private readonly partialTypes = new Map<number, TypeRecord>();
+  private readonly partialTvs = new TypeVectors();
+  private readonly partialKeys: Expr[];
+  private readonly partialCompare: Comparator;
+
+  private eof = false;
+  private closed = false;
+  private pending: Value[][] = [];
+  private outGroup = 0;
+  /** Groups spilled, and runs written (for stats and tests). */
+  spilledRuns = 0;
+
+  constructor(
+    private readonly ctx: QueryContext,
+    private readonly parent: Operator,
+    opts: SummarizeOptions,
+  ) {
+    this.zctx = ctx.zctx;
+    this.keyExprs = opts.keys.map((k) => k.expr);
+    this.aggs = opts.aggs.map((a) => a.agg);
+    this.nk = opts.keys.length;
+    this.na = opts.aggs.length;
+    this.limit = opts.limit && opts.limit > 0 ? opts.limit : DEFAULT_GROUP_LIMIT;
+    this.dir = opts.inputSortDir ?? 0;
+    this.rb = new RecordBuilder(this.zctx, [
+      ...opts.keys.map((k) => k.lhs),
+      ...opts.aggs.map((a) => a.lhs),
+    ]);
+    this.keyTypes = new Array<Type>(this.nk);
+    this.outTypes = new Array<Type>(this.nk + this.na);
+    // Spilled partials are flat records {k0,...,a0,...}.
+    this.partialKeys = opts.keys.map((_, i) => fieldPath(this.zctx, ['k' + i]));
+    this.partialCompare = new Comparator(this.partialKeys, this.dir < 0, true);
+    if (this.dir !== 0 && this.nk > 0) {
+      this.valueCompare = new Comparator([new This()], this.dir < 0, this.dir > 0, false);
+      this.keyCompare = new Comparator(
+        [fieldPath(this.zctx, opts.keys[0].lhs)],
+        this.dir < 0,
+        true,
+      );
+    }
+  }
+
+  async pull(): Promise<Value[] | null> {
+    try {
+      return await this.next();
+    } catch (e) {
+      await this.close();
+      throw e;
+    }
+  }
+
+  private async next(): Promise<Value[] | null> {
+    if (this.closed) return null;
+    while (!this.eof && this.pending.length === 0) {
+      this.ctx.checkCancelled();
+      const batch = await this.parent.pull();
+      if (this.closed) return null;
+      if (batch === null) {
+        this.eof = true;
+        if (this.spill) await this.spillTable();
+        break;
+      }
+      await this.consume(batch);
+      if (this.dir !== 0 && this.valueCompare) await this.emitCompleted();
+    }
+    if (this.pending.length > 0) return this.pending.shift()!;
+    this.ctx.checkCancelled();
+    const out = this.spill ? await this.mergedResults(BATCH_SIZE) : this.tableResults(BATCH_SIZE);
+    if (out.length > 0) return out;
+    await this.finish();
+    return null;
+  }
+
+  /** Feeds a batch to the groups, spilling the table when it is full. */
+  private async consume(batch: Value[]): Promise<void> {
+    let i = 0;
+    while (i < batch.length) {
+      i = this.consumeSync(batch, i);
+      if (i < batch.length) await this.spillTable();
+    }
+  }
+
+  /**
+   * Consumes batch[from...] until done or until a value needs a new group
+   * while the table is full; returns the index reached.
+   */
+  private consumeSync(batch: Value[], from: number): number {
+    if (this.nk === 0) return this.consumeNoKey(batch, from);
+    if (this.nk === 1) return this.consumeOneKey(batch, from);
+    const nk = this.nk;
+    const keyExprs = this.keyExprs;
+    const keyTypes = this.keyTypes;
+    const table = this.table;
+    for (let i = from; i < batch.length; i++) {
+      const self = batch[i];
+      let len = 0;
+      let quiet = false;
+      let prim: Value | null = null;
+      for (let k = 0; k < nk; k++) {
+        const v = keyExprs[k].eval(self);
+        if (v.len >= 0 && isQuiet(v)) {
+          quiet = true;
+          break;
+        }
+        if (k === 0 && this.valueCompare) prim = this.updateMaxTableKey(v);
+        keyTypes[k] = v.type;
+        const vlen = v.len;
+        if (len + vlen + 10 > this.keyBuf.length) this.growKeyBuf(len + vlen + 10);
+        const kb = this.keyBuf;
+        if (vlen < 0) {
+          kb[len++] = 0;
+        } else {
+          if (vlen < 127) kb[len++] = vlen + 1;
+          else len = putUvarint(kb, len, vlen + 1);
+          const src = v.buf;
+          for (let s = v.off, e = v.off + vlen; s < e; s++) kb[len++] = src[s];
+        }
+      }
+      if (quiet) continue;
+      const tv = this.tvs.id(keyTypes);
+      const h = hashBytes(this.keyBuf, 0, len, tv);
+      let g = table.find(this.keyBuf, 0, len, tv, h, false);
+      if (g < 0) {
+        if (table.size > 0 && this.full()) return i;
+        g = this.newGroup(this.keyBuf, 0, len, tv, h, prim);
+      }
+      this.apply(g, self);
+    }
+    return batch.length;
+  }
+
+  /** One key: the table holds its body, hashed and compared in place. */
+  private consumeOneKey(batch: Value[], from: number): number {
+    const keyExpr = this.keyExprs[0];
+    const table = this.table;
+    const tvs = this.tvs;
+    const keyTypes = this.keyTypes;
+    let lastType: Type | null = null;
+    let lastTv = 0;
+    for (let i = from; i < batch.length; i++) {
+      const self = batch[i];
+      const v = keyExpr.eval(self);
+      const len = v.len;
+      if (len >= 0 && isQuiet(v)) continue;
+      const prim = this.valueCompare ? this.updateMaxTableKey(v) : null;
+      let tv = lastTv;
+      if (v.type !== lastType) {
+        keyTypes[0] = lastType = v.type;
+        tv = lastTv = tvs.id(keyTypes);
+      }
+      const h = hashBytes(v.buf, v.off, len < 0 ? 0 : len, len < 0 ? ~tv : tv);
+      let g = table.find(v.buf, v.off, len, tv, h, false);
+      if (g < 0) {
+        if (table.size > 0 && this.full()) return i;
+        g = this.newGroup(v.buf, v.off, len, tv, h, prim);
+      }
+      this.apply(g, self);
+    }
+    return batch.length;
+  }
+
+  /** No keys: one group. */
+  private consumeNoKey(batch: Value[], from: number): number {
+    if (this.table.size === 0) {
+      const tv = this.tvs.id([]);
+      this.newGroup(this.keyBuf, 0, 0, tv, 0, null);
+    }
+    for (let i = from; i < batch.length; i++) this.apply(0, batch[i]);
+    return batch.length;
+  }
+
+  private newGroup(
+    key: Buffer,
+    off: number,
+    len: number,
+    tv: number,
+    h: number,
+    prim: Value | null,
+  ): number {
+    const g = this.table.find(key, off, len, tv, h, true);
+    const na = this.na;
+    for (let a = 0; a < na; a++) this.funcs.push(this.aggs[a].newFunction());
+    if (this.valueCompare) this.groupvals.push(prim!);
+    return g;
+  }
+
+  private apply(g: number, self: Value): void {
+    const aggs = this.aggs;
+    const funcs = this.funcs;
+    const na = aggs.length;
+    if (na === 1) {
+      aggs[0].apply(funcs[g], self);
+      return;
+    }
+    const base = g * na;
+    for (let a = 0; a < na; a++) aggs[a].apply(funcs[base + a], self);
+  }
+
+  private growKeyBuf(n: number): void {
+    const b = Buffer.allocUnsafe(Math.max(n, this.keyBuf.length * 2));
+    this.keyBuf.copy(b);
+    this.keyBuf = b;
+  }
+
+  /** True when a new group must not be added before spilling. */
+  private full(): boolean {
+    const t = this.table;
+    if (t.size >= this.limit) return true;
+    return t.bytes + t.size * (GROUP_OVERHEAD + AGG_OVERHEAD * this.na) >= this.ctx.memoryLimit;
+  }
+
+  private updateMaxTableKey(v: Value): Value {
+    const max = this.maxTableKey;
+    if (max === null || this.valueCompare!.compare(v, max) > 0) this.maxTableKey = v.copy();
+    return this.maxTableKey!;
+  }
+
+  /** The output record type for outTypes (the last one is cached). */
+  private recordType(types: Type[]): TypeRecord {
+    const last = this.lastOutTypes;
+    if (this.lastOutType && last.length === types.length) {
+      let same = true;
+      for (let i = 0; i < types.length; i++) {
+        if (last[i] !== types[i]) {
+          same = false;
+          break;
+        }
+      }
+      if (same) return this.lastOutType;
+    }
+    this.lastOutType = this.rb.type(types);
+    this.lastOutTypes = types.slice();
+    return this.lastOutType;
+  }
+
+  /** Builds group g's output record into the arena (call seal() before use). */
+  private buildGroup(g: number, partial: boolean): Value {
+    const arena = this.arena;
+    const table = this.table;
+    const nk = this.nk;
+    const na = this.na;
+    const types = this.outTypes;
+    const keyTypes = this.tvs.types(table.keyTypes[g]);
+    arena.begin();
+    const b = arena.b;
+    this.rb.into(b);
+    let off = table.keyOff[g];
+    const kb = table.arena;
+    for (let k = 0; k < nk; k++) {
+      let start = off;
+      let len = table.keyLen[g];
+      if (nk > 1) {
+        const tag = readUvarint(kb, off);
+        start = uv.end;
+        len = tag - 1;
+        off = start + (len > 0 ? len : 0);
+      }
+      types[k] = keyTypes[k];
+      if (partial) b.append(kb, start, len);
+      else this.rb.append(kb, start, len);
+    }
+    const base = g * na;
+    for (let a = 0; a < na; a++) {
+      const f = this.funcs[base + a];
+      const r = partial ? f.resultPartial(this.zctx) : f.result(this.zctx);
+      types[nk + a] = r.type;
+      if (partial) b.append(r.buf, r.off, r.len);
+      else this.rb.append(r.buf, r.off, r.len);
+    }
+    return arena.end(partial ? this.partialType(types) : this.recordType(types));
+  }
+
+  private partialType(types: Type[]): TypeRecord {
+    const id = this.partialTvs.id(types);
+    let rt = this.partialTypes.get(id);
+    if (!rt) {
+      const fields: Field[] = types.map((type, i) => ({
+        name: i < this.nk ? 'k' + i : 'a' + (i - this.nk),
+        type,
+      }));
+      rt = this.zctx.lookupTypeRecord(fields);
+      this.partialTypes.set(id, rt);
+    }
+    return rt;
+  }
+
+  /** The next results from the in-memory table, in order of first appearance. */
+  private tableResults(max: number): Value[] {
+    const out: Value[] = [];
+    const size = this.table.size;
+    const na = this.na;
+    while (this.outGroup < size && out.length < max) {
+      const g = this.outGroup++;
+      out.push(this.buildGroup(g, false));
+      // Let finished groups' state go as we go.
+      for (let a = 0; a < na; a++) this.funcs[g * na + a] = undefined as unknown as AggFunction;
+    }
+    this.arena.seal();
+    return out;
+  }
+
+  /**
+   * Sorted input: emits the groups whose first key is below the largest
+   * seen so far (they cannot grow), sorted by that key.
+   */
+  private async emitCompleted(): Promise<void> {
+    if (this.spill) {
+      const out = await this.mergedResults(Infinity, this.maxSpillKey);
+      if (out.length > 0) this.pending.push(out);
+      return;
+    }
+    const table = this.table;
+    if (table.size === 0) return;
+    const vc = this.valueCompare!;
+    const max = this.maxTableKey!;
+    const done: number[] = [];
+    for (let g = 0; g < table.size; g++) if (vc.compare(this.groupvals[g], max) < 0) done.push(g);
+    if (done.length === 0) return;
+    let out = done.map((g) => this.buildGroup(g, false));
+    this.arena.seal();
+    out = sortValues(out, {
+      exprs: this.keyCompare!.exprs,
+      reverse: this.dir < 0,
+      nullsFirst: this.dir < 0,
+    });
+    const doneSet = new Set(done);
+    const kept = table.compact((g) => !doneSet.has(g));
+    const na = this.na;
+    const funcs: AggFunction[] = [];
+    const groupvals: Value[] = [];
+    for (const g of kept) {
+      for (let a = 0; a < na; a++) funcs.push(this.funcs[g * na + a]);
+      groupvals.push(this.groupvals[g]);
+    }
+    this.funcs = funcs;
+    this.groupvals = groupvals;
+    for (let i = 0; i < out.length; i += BATCH_SIZE)
+      this.pending.push(out.slice(i, i + BATCH_SIZE));
+  }
+
+  /** Writes the table's partial results, sorted by key, to a new run. */
+  private async spillTable(): Promise<void> {
+    const table = this.table;
+    if (table.size === 0) return;
+    const parts: Value[] = [];
+    for (let g = 0; g < table.size; g++) parts.push(this.buildGroup(g, true));
+    this.arena.seal();
+    const sorted = sortValues(parts, {
+      exprs: this.partialKeys,
+      reverse: this.dir < 0,
+      nullsFirst: this.dir < 0,
+      strict: true,
+    });
+    this.spill ??= await SpillDir.create(this.ctx);
+    const f = await this.spill.newFile();
+    for (let i = 0; i < sorted.length; i += BATCH_SIZE) {
+      this.ctx.checkCancelled();
+      await f.write(sorted.slice(i, i + BATCH_SIZE));
+    }
+    await f.rewind();
+    this.spilledRuns++;
+    if (this.merger) await this.merger.add(f);
+    else this.runs.push(f);
+    if (!this.eof && this.valueCompare && this.nk > 0) {
+      const last = sorted[sorted.length - 1];
+      const k0 = this.partialKeys[0].eval(last);
+      if (this.maxSpillKey === null || this.valueCompare.compare(k0, this.maxSpillKey) > 0) {
+        this.maxSpillKey = k0.copy();
+      }
+    }
+    table.clear();
+    this.funcs = [];
+    this.groupvals = [];
+  }
+
+  /**
+   * Up to max results merged from the spilled runs: each is the merge of
+   * the consecutive partials with equal keys. With below, only groups
+   * whose first key is below it (sorted input).
+   */
+  private async mergedResults(max: number, below: Value | null = null): Promise<Value[]> {
+    if (!this.merger) {
+      this.merger = new RunMerger(this.runs, this.partialCompare);
+      this.runs = [];
+    }
+    const merger = this.merger;
+    const cmp = this.partialCompare;
+    const nk = this.nk;
+    const na = this.na;
+    const out: Value[] = [];
+    const field = new Value(TypeNull, EMPTY, 0, -1);
+    while (out.length < max) {
+      const first = await merger.peek();
+      if (first === null) break;
+      if (below !== null) {
+        if (nk === 0 || this.valueCompare!.compare(this.partialKeys[0].eval(first), below) >= 0)
+          break;
+      }
+      const fns = this.aggs.map((a) => a.newFunction());
+      for (;;) {
+        const rec = await merger.peek();
+        if (rec === null || (rec !== first && cmp.compare(first, rec) !== 0)) break;
+        const rt = rec.type as TypeRecord;
+        for (let a = 0; a < na; a++) {
+          fieldAt(rec, rt, nk + a, field);
+          fns[a].consumePartial(field);
+        }
+        await merger.next(1);
+      }
+      const rt = first.type as TypeRecord;
+      this.arena.begin();
+      this.rb.into(this.arena.b);
+      const types = this.outTypes;
+      for (let k = 0; k < nk; k++) {
+        fieldAt(first, rt, k, field);
+        types[k] = field.type;
+        this.rb.append(field.buf, field.off, field.len);
+      }
+      for (let a = 0; a < na; a++) {
+        const r = fns[a].result(this.zctx);
+        types[nk + a] = r.type;
+        this.rb.append(r.buf, r.off, r.len);
+      }
+      out.push(this.arena.end(this.recordType(types)));
+    }
+    this.arena.seal();
+    return out;
+  }
+
+  private async finish(): Promise<void> {
+    if (this.merger) {
+      await this.merger.close();
+      this.merger = null;
+    }
+    for (const r of this.runs) await r.close();
+    this.runs = [];
+    if (this.spill) {
+      await this.spill.remove();
+      this.spill = null;
+    }
+    this.funcs = [];
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.pending = [];
+    await this.finish();
+    await this.parent.close();
+  }
+}

@@ -1,0 +1,381 @@
+import { Aggregator } from '../../../src/query/aggregates';
+import { Expr } from '../../../src/query/expr/expr';
+import { isMissing } from '../../../src/query/expr/errors';
+import { pullAll } from '../../../src/query/runtime/operator';
+import { Sort } from '../../../src/query/runtime/ops/sort';
+import { Summarize, SummarizeOptions } from '../../../src/query/runtime/ops/summarize';
+import { formatValue } from '../../../src/formats/zson';
+import { QueryContext } from '../../../src/query/runtime/context';
+import { TypeBool, TypeString } from '../../../src/zed/types';
+import { Value } from '../../../src/zed/value';
+import { DuplicateFieldError } from '../../../src/zed/context';
+import { cmpInt, field, fn, lines, newCtx, run, spillTmp, src, TestSource, zson } from './helpers';
+
+type Spec = {
+  keys?: [string, Expr | string][];
+  aggs: [string, string, (Expr | string | null)?, Expr?][];
+  limit?: number;
+  inputSortDir?: 0 | 1 | -1;
+};
+
+function opts(ctx: QueryContext, spec: Spec): SummarizeOptions {
+  const ex = (e: Expr | string) => (typeof e === 'string' ? field(ctx, e) : e);
+  return {
+    keys: (spec.keys ?? []).map(([lhs, e]) => ({ lhs: lhs.split('.'), expr: ex(e) })),
+    aggs: spec.aggs.map(([lhs, name, arg, where]) => ({
+      lhs: lhs.split('.'),
+      agg: new Aggregator(name, arg === undefined || arg === null ? null : ex(arg), where ?? null),
+    })),
+    limit: spec.limit,
+    inputSortDir: spec.inputSortDir,
+  };
+}
+
+async function summarize(
+  input: string,
+  spec: Spec,
+  ctxOpts = {},
+  batchSize = 1024,
+): Promise<string[]> {
+  const ctx = newCtx(ctxOpts);
+  return run(new Summarize(ctx, src(ctx, input, batchSize), opts(ctx, spec)));
+}
+
+/** Sorted output, as `| sort this` in the ztests. */
+async function sorted(input: string, spec: Spec): Promise<string[]> {
+  const ctx = newCtx();
+  return run(
+    new Sort(ctx, new Summarize(ctx, src(ctx, input), opts(ctx, spec)), {
+      keys: [field(ctx, 'this')],
+    }),
+  );
+}
+
+function strEq(ctx: QueryContext, e: Expr, s: string): Expr {
+  const t = Value.fromBytes(TypeBool, Buffer.from([1]));
+  const f = Value.fromBytes(TypeBool, Buffer.from([0]));
+  return fn((self) => {
+    const v = e.eval(self);
+    return v.type === TypeString && v.len >= 0 && v.buf.toString('utf8', v.off, v.off + v.len) === s
+      ? t
+      : f;
+  });
+}
+
+describe('summarize: documented examples', () => {
+  test('aggregates over all input', async () => {
+    expect(await summarize('1 2 3 4', { aggs: [['sum', 'sum', 'this']] })).toEqual(['{sum:10}']);
+    expect(
+      await summarize('1 2 3 4', {
+        aggs: [
+          ['sum', 'sum', 'this'],
+          ['count', 'count'],
+        ],
+      }),
+    ).toEqual(['{sum:10,count:4(uint64)}']);
+  });
+  test('grouped, in order of first appearance', async () => {
+    const input = '{k:"foo",v:1}{k:"bar",v:2}{k:"foo",v:3}{k:"baz",v:4}';
+    expect(await summarize(input, { keys: [['key', 'k']], aggs: [['sum', 'sum', 'v']] })).toEqual([
+      '{key:"foo",sum:4}',
+      '{key:"bar",sum:2}',
+      '{key:"baz",sum:4}',
+    ]);
+  });
+  test('where clause on an aggregate', async () => {
+    const ctx = newCtx();
+    const input = '{k:"foo",v:1}{k:"bar",v:2}{k:"foo",v:3}{k:"baz",v:4}';
+    const op = new Summarize(
+      ctx,
+      src(ctx, input),
+      opts(ctx, {
+        keys: [['key', 'k']],
+        aggs: [['s', 'sum', 'v', cmpInt(field(ctx, 'v'), '>', 1, TypeBool)]],
+      }),
+    );
+    expect(await run(op)).toEqual(['{key:"foo",s:3}', '{key:"bar",s:2}', '{key:"baz",s:4}']);
+  });
+  test('empty input gives no output', async () => {
+    expect(await summarize('', { aggs: [['count', 'count']] })).toEqual([]);
+    expect(await summarize('', { keys: [['k', 'k']], aggs: [['count', 'count']] })).toEqual([]);
+  });
+});
+
+describe('summarize: reference ztests', () => {
+  test('by-only', async () => {
+    const input = `{x:1(int32),s:"b"} {x:2(int32),s:"f"} {x:1(int32),s:"b"} {x:1(int32),s:"a"}
+      {x:1(int32),s:"b"} {x:2(int32),s:"c"} {x:1(int32),s:"a"} {x:1(int32),s:"a"}`;
+    expect(await summarize(input, { keys: [['s', 's']], aggs: [] })).toEqual([
+      '{s:"b"}',
+      '{s:"f"}',
+      '{s:"a"}',
+      '{s:"c"}',
+    ]);
+  });
+  test('count-by-this', async () => {
+    const input = '{x:1(int32),s:"foo"} {x:2(int32),s:"Bar"} {y:5} {y:5} {y:7}';
+    expect(await sorted(input, { keys: [['val', 'this']], aggs: [['count', 'count']] })).toEqual(
+      lines(`{val:{x:1(int32),s:"foo"},count:1(uint64)}
+             {val:{x:2(int32),s:"Bar"},count:1(uint64)}
+             {val:{y:5},count:2(uint64)}
+             {val:{y:7},count:1(uint64)}`),
+    );
+  });
+  test('count by typeof(this)', async () => {
+    const ctx = newCtx();
+    const input = '{x:1(int32),s:"foo"} {x:2(int32),s:"Bar"} {y:5} {y:5} {y:7}';
+    const typeOf = fn((v) => ctx.zctx.typeValueOf(v.type));
+    const op = new Summarize(
+      ctx,
+      src(ctx, input),
+      opts(ctx, { keys: [['typeof', typeOf]], aggs: [['count', 'count']] }),
+    );
+    expect(await run(op)).toEqual([
+      '{typeof:<{x:int32,s:string}>,count:2(uint64)}',
+      '{typeof:<{y:int64}>,count:3(uint64)}',
+    ]);
+  });
+  test('nested output names', async () => {
+    const input = `{animal:"cat",s:"a",x:1(int32)} {animal:"dog",s:"b",x:1(int32)} {animal:"cat",s:"a",x:1(int32)}
+      {animal:"elephant",s:"a",x:1(int32)} {animal:"cat",s:"b",x:1(int32)}`;
+    expect(
+      await summarize(input, {
+        keys: [['result.animal', 'animal']],
+        aggs: [['result.count', 'count']],
+      }),
+    ).toEqual(
+      lines(`{result:{animal:"cat",count:3(uint64)}}
+             {result:{animal:"dog",count:1(uint64)}}
+             {result:{animal:"elephant",count:1(uint64)}}`),
+    );
+  });
+  test('nulls of mixed types: count counts them, sum is a typed null', async () => {
+    const input =
+      '{x:null(uint64)} {x:null(float64)} {x:null(int64)} {x:null(duration)} {x:null(time)}';
+    expect(
+      await summarize(input, {
+        aggs: [
+          ['count', 'count', 'x'],
+          ['sum', 'sum', 'x'],
+        ],
+      }),
+    ).toEqual(['{count:5(uint64),sum:null(float64)}']);
+  });
+  test('where-sum', async () => {
+    const ctx = newCtx();
+    const x = field(ctx, 'x');
+    const op = new Summarize(
+      ctx,
+      src(ctx, '{x:1(int32)} {x:10(int32)} {x:5(int32)} {x:6(int32)} {x:-1(int32)} {x:12(int32)}'),
+      opts(ctx, {
+        aggs: [
+          ['lg', 'sum', 'x', cmpInt(x, '>=', 5, TypeBool)],
+          ['sm', 'sum', 'x', cmpInt(x, '<', 8, TypeBool)],
+        ],
+      }),
+    );
+    expect(await run(op)).toEqual(['{lg:33,sm:11}']);
+  });
+  test('where with a group that never matches gives sum null', async () => {
+    const ctx = newCtx();
+    const input = `{animal:"cat",s:"a",x:1(int32)} {animal:"dog",s:"b",x:1(int32)} {animal:"cat",s:"a",x:1(int32)}
+      {animal:"elephant",s:"a",x:1(int32)} {animal:"cat",s:"b",x:1(int32)}`;
+    const op = new Summarize(
+      ctx,
+      src(ctx, input),
+      opts(ctx, {
+        keys: [['key', 'animal']],
+        aggs: [
+          ['sum', 'sum', 'x', strEq(ctx, field(ctx, 's'), 'a')],
+          ['s2', 'sum', 'x'],
+        ],
+      }),
+    );
+    expect(await run(op)).toEqual([
+      '{key:"cat",sum:2,s2:3}',
+      '{key:"dog",sum:null,s2:1}',
+      '{key:"elephant",sum:1,s2:1}',
+    ]);
+  });
+  test('missing keys group as error("missing")', async () => {
+    expect(
+      await summarize('{a:"a",b:"b"} {a:[0],b:{c:1}} {a:[1],b:{c:1}}', {
+        keys: [['b', 'b.c']],
+        aggs: [['count', 'count']],
+      }),
+    ).toEqual(['{b:error("missing"),count:1(uint64)}', '{b:1,count:2(uint64)}']);
+  });
+  test('a quiet key drops the value', async () => {
+    const ctx = newCtx();
+    const input = `{_path:"weird",id:{orig_h:10.47.1.152}} {_path:"x509",id:"FYNFkU3KccxXgIuUg5"}
+      {_path:"weird",id:{orig_h:10.47.5.155}}`;
+    const inner = field(ctx, 'id.orig_h');
+    const quiet = fn((v) => {
+      const r = inner.eval(v);
+      return isMissing(r) ? ctx.zctx.quiet() : r;
+    });
+    const op = new Summarize(
+      ctx,
+      src(ctx, input),
+      opts(ctx, { keys: [['id.orig_h', quiet]], aggs: [['count', 'count']] }),
+    );
+    expect(await run(op)).toEqual([
+      '{id:{orig_h:10.47.1.152},count:1(uint64)}',
+      '{id:{orig_h:10.47.5.155},count:1(uint64)}',
+    ]);
+  });
+  test('duplicate output fields are an error', () => {
+    const ctx = newCtx();
+    expect(
+      () =>
+        new Summarize(
+          ctx,
+          src(ctx, '{x:1}'),
+          opts(ctx, {
+            aggs: [
+              ['count', 'count'],
+              ['count', 'count'],
+            ],
+          }),
+        ),
+    ).toThrow(new DuplicateFieldError('count'));
+  });
+  test('sum coerces int and float', async () => {
+    expect(await summarize('2 2.5', { aggs: [['sum', 'sum', 'this']] })).toEqual(['{sum:4.5}']);
+  });
+  test('-limit 1 spills each group: partials merge, output sorted by key', async () => {
+    const input =
+      '{key:"b",n:10(int32)} {key:"a",n:0(int32)} {key:"a",n:5(int32)} {key:"b"} {key:"a"}';
+    expect(
+      await summarize(input, { keys: [['key', 'key']], aggs: [['count', 'count']], limit: 1 }),
+    ).toEqual(['{key:"a",count:3(uint64)}', '{key:"b",count:2(uint64)}']);
+    expect(
+      await summarize(input, { keys: [['key', 'key']], aggs: [['sum', 'sum', 'n']], limit: 1 }),
+    ).toEqual(['{key:"a",sum:5}', '{key:"b",sum:10}']);
+    expect(
+      await summarize(input, { keys: [['key', 'key']], aggs: [['any', 'any', 'n']], limit: 1 }),
+    ).toEqual(['{key:"a",any:0(int32)}', '{key:"b",any:10(int32)}']);
+  });
+});
+
+describe('summarize: sorted input (inputSortDir)', () => {
+  test('ascending: groups are emitted as they complete, in key order', async () => {
+    const ctx = newCtx();
+    const input = '{ts:1,v:1} {ts:1,v:2} {ts:2,v:3} {ts:3,v:4} {ts:3,v:5} {ts:4,v:6}';
+    const source = src(ctx, input, 2);
+    const op = new Summarize(
+      ctx,
+      source,
+      opts(ctx, { keys: [['ts', 'ts']], aggs: [['sum', 'sum', 'v']], inputSortDir: 1 }),
+    );
+    // After the second batch (ts 2, 3) the largest key is 3: groups created
+    // while it was below 3 are complete.
+    const first = await op.pull();
+    expect(first!.map((v) => formatValue(v))).toEqual(['{ts:1,sum:3}', '{ts:2,sum:3}']);
+    expect(source.consumed).toBe(4);
+    expect((await pullAll(op)).map((v) => formatValue(v))).toEqual([
+      '{ts:3,sum:9}',
+      '{ts:4,sum:6}',
+    ]);
+  });
+  test('descending', async () => {
+    const input = '{ts:10} {ts:8} {ts:8} {ts:7} {ts:2} {ts:1}';
+    expect(
+      await summarize(
+        input,
+        { keys: [['ts', 'ts']], aggs: [['count', 'count']], inputSortDir: -1 },
+        {},
+        2,
+      ),
+    ).toEqual(
+      lines(`{ts:10,count:1(uint64)}
+             {ts:8,count:2(uint64)}
+             {ts:7,count:1(uint64)}
+             {ts:2,count:1(uint64)}
+             {ts:1,count:1(uint64)}`),
+    );
+  });
+  test('sorted input with spills merges early and at the end', async () => {
+    const text = Array.from({ length: 200 }, (_, i) => `{ts:${Math.floor(i / 3)},v:${i}}`).join(
+      ' ',
+    );
+    const spilled = await summarize(
+      text,
+      { keys: [['ts', 'ts']], aggs: [['sum', 'sum', 'v']], inputSortDir: 1, limit: 4 },
+      {},
+      7,
+    );
+    const plain = await summarize(text, { keys: [['ts', 'ts']], aggs: [['sum', 'sum', 'v']] });
+    expect(spilled).toEqual(plain);
+  });
+});
+
+describe('summarize: spilling past the memory limit', () => {
+  const input = Array.from(
+    { length: 4000 },
+    (_, i) => `{k:"key${(i * 7919) % 1500}",n:${i % 11},t:${i % 3 === 0 ? 'null(int64)' : i % 5}}`,
+  ).join('\n');
+  test('same groups and results as in memory; spilled output sorted by key; files removed', async () => {
+    const tmp = spillTmp();
+    try {
+      const spec: Spec = {
+        keys: [
+          ['k', 'k'],
+          ['t', 't'],
+        ],
+        aggs: [
+          ['c', 'count'],
+          ['s', 'sum', 'n'],
+        ],
+      };
+      const mem = await summarize(input, spec, { tmpDir: tmp.dir });
+      const ctx = newCtx({ memoryLimit: 20_000, tmpDir: tmp.dir });
+      const op = new Summarize(ctx, src(ctx, input, 100), opts(ctx, spec));
+      const spilledVals = await pullAll(op);
+      expect(op.spilledRuns).toBeGreaterThan(3);
+      const spilled = spilledVals.map((v) => formatValue(v));
+      expect(spilled.slice().sort()).toEqual(mem.slice().sort());
+      expect(new Set(spilled).size).toBe(spilled.length);
+      const resorted = await run(
+        new Sort(ctx, new TestSource(spilledVals), { keys: [field(ctx, 'k'), field(ctx, 't')] }),
+      );
+      expect(spilled).toEqual(resorted);
+      expect(tmp.leftovers()).toEqual([]);
+    } finally {
+      tmp.cleanup();
+    }
+  });
+  test('close() mid-stream removes spill files and closes the input', async () => {
+    const tmp = spillTmp();
+    try {
+      const ctx = newCtx({ memoryLimit: 10_000, tmpDir: tmp.dir });
+      const source = src(ctx, input, 100);
+      const op = new Summarize(
+        ctx,
+        source,
+        opts(ctx, { keys: [['k', 'k']], aggs: [['c', 'count']] }),
+      );
+      expect(await op.pull()).not.toBeNull();
+      expect(tmp.leftovers().length).toBe(1);
+      await op.close();
+      expect(source.closed).toBe(true);
+      expect(tmp.leftovers()).toEqual([]);
+    } finally {
+      tmp.cleanup();
+    }
+  });
+  test('count() by a string field over many groups and values', async () => {
+    const ctx = newCtx();
+    const vals = zson(ctx, Array.from({ length: 20000 }, (_, i) => `{s:"v${i % 2500}"}`).join(' '));
+    const out = await pullAll(
+      new Summarize(
+        ctx,
+        new TestSource(vals, 1000),
+        opts(ctx, { keys: [['s', 's']], aggs: [['count', 'count']] }),
+      ),
+    );
+    expect(out.length).toBe(2500);
+    expect(formatValue(out[0])).toBe('{s:"v0",count:8(uint64)}');
+    expect(formatValue(out[2499])).toBe('{s:"v2499",count:8(uint64)}');
+  });
+});
