@@ -224,7 +224,7 @@ const typeByte = new Uint8Array(256);
 for (let c = 0; c < 128; c++) typeByte[c] = isTypeRune(c) ? 1 : 0;
 
 // Nesting deeper than this is refused rather than risking the JS stack.
-const MAX_DEPTH = 2000;
+const MAX_DEPTH = 1000;
 
 const SP = 0x20;
 const QUOTE = 0x22;
@@ -425,12 +425,14 @@ export class Parser {
   }
 
   private decorate(v: ValueNode): ValueNode {
-    let first = true;
+    let n = 0;
     while (this.match(0x28)) {
-      v = this.parseDecorator(v, first);
-      first = false;
+      // Each decorator nests the value one level deeper.
+      this.enter();
+      v = this.parseDecorator(v, n++ === 0);
       if (!this.match(0x29)) this.error('mismatched parentheses while parsing type decorator');
     }
+    this.depth -= n;
     return v;
   }
 

@@ -116,8 +116,12 @@ export class ZsonReader implements ValueReader {
 
   /** A FormatError at byte pos of buf (errors other than syntax and type errors pass through). */
   private error(e: unknown, pos: number): FormatError {
-    if (!(e instanceof ParseError || e instanceof AnalysisError || typeof e === 'string')) throw e;
-    const msg = typeof e === 'string' ? e : e.message;
+    let msg: string;
+    if (e instanceof ParseError || e instanceof AnalysisError) msg = e.message;
+    else if (typeof e === 'string') msg = e;
+    // The parser bounds nesting; this is a last line of defence.
+    else if (e instanceof RangeError) msg = 'parse error: value nested too deeply';
+    else throw e;
     let line = this.linesBefore + 1;
     for (let i = this.buf.indexOf(10, 0); i >= 0 && i < pos; i = this.buf.indexOf(10, i + 1))
       line++;

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { FormatError, readAll, sourceFromBuffer } from '../../../src/formats/io';
-import { formatValue, zsonFormat } from '../../../src/formats/zson';
+import { formatValue, parseValues, zsonFormat } from '../../../src/formats/zson';
 import { TypeContext } from '../../../src/zed';
 
 const dir = join(__dirname, '../../../../shared/sample-data/zson');
@@ -177,10 +177,27 @@ describe('fuzz', () => {
   });
 
   test('deep nesting is refused, not a stack overflow', async () => {
-    for (const open of ['[', '{a:', '|[', '<[', 'error(', '1((']) {
+    for (const open of ['[', '{a:', '|[', '<[', 'error(', '1((', '<|{int64:']) {
       const r = await tryRead(Buffer.from(open.repeat(50000)), 4096);
       expect(r).toBeInstanceOf(FormatError);
     }
+    const chain = await tryRead(Buffer.from('1' + '(int64)'.repeat(50000)), 4096);
+    expect((chain as FormatError).message).toBe('parse error: value nested too deeply');
+  });
+
+  const deep = (open: string, close: string, inner = '1') =>
+    open.repeat(990) + inner + close.repeat(990);
+  test.each([
+    ['arrays', deep('[', ']')],
+    ['records', deep('{a:', '}')],
+    ['errors', deep('error(', ')')],
+    ['sets', deep('|[', ']|')],
+    ['maps', deep('|{1:', '}|')],
+    ['types', '<' + deep('[', ']', 'int64') + '>'],
+  ])('nested %s up to the limit read and write', (_name, text) => {
+    const [v] = parseValues(new TypeContext(), text);
+    expect(formatValue(v, 4).length).toBeGreaterThan(990);
+    expect(formatValue(v)).toBe(formatValue(parseValues(new TypeContext(), formatValue(v))[0]));
   });
 
   test('huge values are refused past the limit', async () => {
