@@ -25,7 +25,6 @@ import {
   TypeMap,
   TypeNull,
   TypeRecord,
-  TypeSet,
   TypeString,
   TypeType,
   TypeUnion,
@@ -602,5 +601,3 @@ export function shapeValue(zctx: TypeContext, v: Value, to: Type, transforms: nu
   const s = new ConstShaper(zctx, { eval: (x: Value) => x }, to, transforms);
   return s.shape(v).copy();
 }
-
-export { TypeSet };

@@ -1,5 +1,13 @@
 // The function library: importing this module registers every function.
 import './types';
+import './shapers';
+import './strings';
+import './math';
+import './bytes';
+import './network';
+import './time';
+import './values';
+import './records';
 
 export {
   lookupFunction,

@@ -1,15 +1,13 @@
-// Functions about types and errors that the compiler relies on: casts
-// (cast() and the T(x) forms), typeof, typeunder, nameof, typename, is,
-// kind, error, is_error, has, missing and quiet.
+// Functions about types and errors: typeof, typeunder, nameof, typename,
+// is, kind, error, is_error, has, missing and quiet. (Casts are shaping
+// functions: see shapers.ts.)
 
-import { formatValue, parseType } from '../../formats/zson';
+import { parseType } from '../../formats/zson';
 import { TypeContext } from '../../zed/context';
-import { KindNames, ID, Type, TypeBool, TypeNamed, TypeString, TypeType } from '../../zed/types';
-import { formatType } from '../../zed/typestring';
+import { KindNames, Type, TypeBool, TypeNamed, TypeString, TypeType } from '../../zed/types';
 import { Value } from '../../zed/value';
-import { PrimitiveCast } from '../expr/cast';
 import { isError, isMissing, isQuiet, newError } from '../expr/errors';
-import { Expr, FALSE, TRUE } from '../expr/expr';
+import { FALSE, TRUE } from '../expr/expr';
 import { Scratch } from '../expr/scratch';
 import { registerFunction, valueFunction } from './registry';
 
@@ -21,93 +19,6 @@ function typeOfValue(zctx: TypeContext, v: Value): Type | undefined {
     return undefined;
   }
 }
-
-/**
- * cast(x, T) for a type value T: errors pass through; a null becomes a
- * null of T; a value whose underlying type is T's is retyped (a cast to a
- * named type); primitives convert with the primitive casters. A string T
- * names the type of `this`, as in the reference.
- */
-export class CastExpr implements Expr {
-  private readonly casts = new Map<Type, Expr>();
-  private readonly out = new Scratch();
-  private readonly self = new Value(TypeString, Buffer.alloc(0), 0, -1);
-
-  constructor(
-    private readonly zctx: TypeContext,
-    readonly operand: Expr,
-    readonly typeExpr: Expr,
-  ) {}
-
-  /** The evaluator for a constant target type. */
-  static forType(zctx: TypeContext, operand: Expr, to: Type): Expr {
-    if (to.under.id < ID.FirstComplex && to.under.id !== ID.Null)
-      return new PrimitiveCast(zctx, operand, to);
-    return new ComplexCast(zctx, operand, to);
-  }
-
-  eval(self: Value): Value {
-    const tv = this.typeExpr.eval(self);
-    if (isError(tv)) return tv;
-    if (tv.type === TypeString) {
-      const name = tv.buf.toString('utf8', tv.off, tv.off + Math.max(tv.len, 0));
-      let t: Type;
-      try {
-        t = this.zctx.lookupTypeNamed(name, self.type);
-      } catch (e) {
-        return newError(this.zctx, (e as Error).message);
-      }
-      return this.out.view(t, self.buf, self.off, self.len);
-    }
-    if (tv.type !== TypeType) {
-      return newError(this.zctx, `shaper type argument is not a type: ${formatValue(tv)}`);
-    }
-    const to = typeOfValue(this.zctx, tv);
-    if (to === undefined) return newError(this.zctx, 'shaper type argument is not a type');
-    let c = this.casts.get(to);
-    if (c === undefined) {
-      c = CastExpr.forType(this.zctx, { eval: () => this.self }, to);
-      this.casts.set(to, c);
-    }
-    this.self.assign(this.operand.eval(self));
-    return c.eval(self);
-  }
-}
-
-/**
- * A cast to a complex type. Only the cases that need no reshaping are
- * done here: null, and values whose underlying type already is the
- * target's (casts to named types); reshaping is the shaper's.
- */
-class ComplexCast implements Expr {
-  private readonly out = new Scratch();
-  constructor(
-    private readonly zctx: TypeContext,
-    readonly operand: Expr,
-    readonly to: Type,
-  ) {}
-
-  eval(self: Value): Value {
-    const v = this.operand.eval(self);
-    if (isError(v)) return v;
-    if (v.type.under.id === ID.Null) return this.out.null(this.to);
-    if (v.type.under === this.to.under) return this.out.view(this.to, v.buf, v.off, v.len);
-    return newError(this.zctx, `cannot cast ${formatType(v.type)} to ${formatType(this.to)}`);
-  }
-}
-
-registerFunction('cast', {
-  minArgs: 2,
-  maxArgs: 2,
-  build: ([operand, typeExpr], env) => {
-    const tv = env.constant(typeExpr);
-    if (tv !== undefined && tv.type === TypeType) {
-      const to = typeOfValue(env.zctx, tv);
-      if (to !== undefined) return CastExpr.forType(env.zctx, operand, to);
-    }
-    return new CastExpr(env.zctx, operand, typeExpr);
-  },
-});
 
 registerFunction(
   'typeof',
