@@ -25,6 +25,9 @@ export const zsonFormat: Format = {
 };
 
 function formatError(e: unknown, pos: number, text: Buffer): never {
+  // The parser bounds nesting; a stack overflow is a last line of defence.
+  if (e instanceof RangeError)
+    throw new FormatError('zson', 'parse error: value nested too deeply', pos, 1);
   if (!(e instanceof ParseError || e instanceof AnalysisError)) throw e;
   if (e instanceof ParseError) pos = e.pos;
   let line = 1;
