@@ -8,6 +8,9 @@ import type { Builder } from './builder';
 import * as dag from './dag';
 import { CompileError } from './errors';
 import { Expr } from '../expr/expr';
+import { DuplicateFieldError } from '../../zed/context';
+import { RecordBuilderError } from '../expr/recordbuilder';
+import { Summarize } from '../runtime/ops/summarize';
 
 export interface Heavy {
   fork(o: dag.Fork, parents: Operator[]): Operator[];
@@ -23,15 +26,36 @@ function unavailable(what: string): never {
   throw new CompileError(`${what}: operator not available yet`);
 }
 
+function summarize(b: Builder, o: dag.Summarize, parent: Operator): Operator {
+  const opts = {
+    keys: o.keys.map((k) => ({ lhs: k.lhs, expr: b.expr(k.rhs) })),
+    aggs: o.aggs.map((a) => ({ lhs: a.lhs, agg: b.aggregator(a.agg) })),
+    limit: o.limit,
+    inputSortDir: o.inputSortDir,
+  };
+  try {
+    return new Summarize(b.env.ctx, parent, opts);
+  } catch (e) {
+    if (e instanceof DuplicateFieldError || e instanceof RecordBuilderError)
+      throw new CompileError(e.message);
+    throw e;
+  }
+}
+
 export function buildHeavy(b: Builder): Heavy {
-  void b;
   return {
     fork: () => unavailable('fork'),
     switch: () => unavailable('switch'),
     join: () => unavailable('join'),
     merge: () => unavailable('merge'),
     combine: () => unavailable('combine'),
-    leaf: (o) => unavailable(o.kind.toLowerCase()),
+    leaf: (o, parent) => {
+      switch (o.kind) {
+        case 'Summarize':
+          return summarize(b, o, parent);
+      }
+      return unavailable(o.kind.toLowerCase());
+    },
     overExpr: () => unavailable('over'),
   };
 }

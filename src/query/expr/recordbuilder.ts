@@ -27,6 +27,8 @@ export class RecordBuilder {
   b = new Builder(256);
   private cur = 0;
   private typeCache = new Map<string, TypeRecord>();
+  private lastTypes: Type[] = [];
+  private lastType: TypeRecord | null = null;
 
   /** Throws RecordBuilderError or DuplicateFieldError for an impossible layout. */
   constructor(
@@ -80,12 +82,23 @@ export class RecordBuilder {
   append(buf: Uint8Array, off: number, len: number): void {
     const fi = this.infos[this.cur++];
     for (let i = 0; i < fi.begins.length; i++) this.b.beginContainer();
-    this.b.append(buf, off, len);
+    appendTagged(this.b, buf, off, len);
     for (let i = 0; i < fi.ends; i++) this.b.endContainer();
   }
 
   /** The record type for the fields' types (cached by the list of types). */
   type(types: readonly Type[]): TypeRecord {
+    const last = this.lastTypes;
+    if (this.lastType !== null && last.length === types.length) {
+      let same = true;
+      for (let i = 0; i < types.length; i++) {
+        if (last[i] !== types[i]) {
+          same = false;
+          break;
+        }
+      }
+      if (same) return this.lastType;
+    }
     let key = '';
     for (const t of types) key += t.id + ',';
     let rt = this.typeCache.get(key);
@@ -93,6 +106,8 @@ export class RecordBuilder {
       rt = this.buildType(types);
       this.typeCache.set(key, rt);
     }
+    this.lastTypes = types.slice();
+    this.lastType = rt;
     return rt;
   }
 
@@ -116,4 +131,30 @@ export class RecordBuilder {
     });
     return this.zctx.lookupTypeRecord(stack[0].fields);
   }
+}
+
+/**
+ * Appends a tagged child like Builder.append, copying short bodies byte
+ * by byte: a subarray for the copy would cost an object per field.
+ */
+export function appendTagged(b: Builder, src: Uint8Array, off: number, len: number): void {
+  if (len < 0) {
+    b.appendNull();
+    return;
+  }
+  if (len > 64) {
+    b.append(src, off, len);
+    return;
+  }
+  b.grow(len + 10);
+  const buf = b.buf;
+  let p = b.len;
+  let tag = len + 1;
+  while (tag >= 0x80) {
+    buf[p++] = (tag & 0x7f) | 0x80;
+    tag >>>= 7;
+  }
+  buf[p++] = tag;
+  for (let i = 0; i < len; i++) buf[p + i] = src[off + i];
+  b.len = p + len;
 }

@@ -110,8 +110,24 @@ export function compileRegexp(pattern: string): RegExp {
     return new RegExp(out, flags);
   } catch (e) {
     const msg = (e as Error).message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /, '');
-    throw new RegexpError(`error parsing regexp: ${msg.toLowerCase()}: \`${pattern}\``);
+    throw new RegexpError(`error parsing regexp: ${goRegexpMessage(msg, pattern)}`);
   }
+}
+
+/** The RE2 wording of a JavaScript regexp syntax error (the common ones). */
+function goRegexpMessage(msg: string, pattern: string): string {
+  const m = msg.toLowerCase();
+  if (m.startsWith('unterminated group')) return `missing closing ): \`${pattern}\``;
+  if (m.startsWith("unmatched ')'")) return `unexpected ): \`${pattern}\``;
+  if (m.startsWith('unterminated character class')) {
+    return `missing closing ]: \`${pattern.slice(pattern.lastIndexOf('['))}\``;
+  }
+  if (m.startsWith('nothing to repeat')) {
+    const op = /[*+?{]/.exec(pattern);
+    return `missing argument to repetition operator: \`${op ? op[0] : '*'}\``;
+  }
+  if (m.startsWith('\\ at end of pattern')) return 'trailing backslash at end of expression: ``';
+  return `${m}: \`${pattern}\``;
 }
 
 /** The reference's glob-to-regexp translation (pkg/reglob), anchored. */

@@ -5,11 +5,12 @@
 
 import { formatValue } from '../../../formats/zson';
 import { TypeContext } from '../../../zed/context';
-import { Field, TypeRecord } from '../../../zed/types';
+import { Field, Type, TypeRecord } from '../../../zed/types';
 import { Value } from '../../../zed/value';
 import { Builder, readUvarint, uv } from '../../../zed/zcode';
 import { isError, isQuiet, newError } from '../../expr/errors';
 import { Expr } from '../../expr/expr';
+import { appendTagged } from '../../expr/recordbuilder';
 import { QueryContext } from '../context';
 import { ValueArena } from '../arena';
 import { Operator } from '../operator';
@@ -29,8 +30,32 @@ type Step =
 
 interface Rule {
   type: TypeRecord;
-  key: string;
+  /** The clauses that applied (others were quiet) and their result types. */
+  live: number[];
+  types: Type[];
   step: Step & { op: 'record' };
+  /**
+   * The steps copy every input field in order and then append clause
+   * values (the common `put new:=...`): the input body is copied whole.
+   */
+  appendOnly: boolean;
+}
+
+function isAppendOnly(step: Step & { op: 'record' }, nfields: number): boolean {
+  const steps = step.steps;
+  for (let i = 0; i < steps.length; i++) {
+    const s = steps[i];
+    if (i < nfields ? s.op !== 'input' || s.index !== i : s.op !== 'clause') return false;
+  }
+  return steps.length >= nfields;
+}
+
+function sameRule(rule: Rule, live: number[], vals: Value[]): boolean {
+  if (rule.live.length !== live.length) return false;
+  for (let i = 0; i < live.length; i++) {
+    if (rule.live[i] !== live[i] || rule.types[i] !== vals[i].type) return false;
+  }
+  return true;
 }
 
 function pathText(p: readonly string[]): string {
@@ -94,23 +119,32 @@ export class Putter {
     const live = this.live;
     vals.length = 0;
     live.length = 0;
-    let key = '';
     for (let i = 0; i < this.clauses.length; i++) {
       const r = this.clauses[i].rhs.eval(v);
       if (r.type.kind === 7 && isQuiet(r)) continue;
       vals.push(r);
       live.push(i);
-      key += i + ':' + r.type.id + ',';
     }
     if (vals.length === 0) return v;
     let rule = this.rules.get(rt);
-    if (rule === undefined || rule.key !== key) {
+    if (rule === undefined || !sameRule(rule, live, vals)) {
       const clauses = live.map((i) => this.clauses[i]);
       const [step, type] = this.deriveRecord([], rt.fields, clauses, vals);
-      rule = { type, key, step };
+      const appendOnly = isAppendOnly(step, rt.fields.length);
+      rule = { type, live: live.slice(), types: vals.map((x) => x.type), step, appendOnly };
       this.rules.set(rt, rule);
     }
     arena.begin();
+    if (rule.appendOnly && v.len >= 0) {
+      arena.b.appendRaw(v.buf, v.off, v.len);
+      const steps = rule.step.steps;
+      for (let i = rt.fields.length; i < steps.length; i++) {
+        const c = vals[(steps[i] as { index: number }).index];
+        appendTagged(arena.b, c.buf, c.off, c.len);
+      }
+      this.built = true;
+      return arena.end(rule.type);
+    }
     this.build(rule.step, v.buf, v.off, v.len, arena.b, 0);
     this.built = true;
     return arena.end(rule.type);
@@ -186,12 +220,12 @@ export class Putter {
     for (const s of step.steps) {
       switch (s.op) {
         case 'input':
-          if (s.index < n) b.append(buf, offs[s.index], lens[s.index]);
+          if (s.index < n) appendTagged(b, buf, offs[s.index], lens[s.index]);
           else b.appendNull();
           break;
         case 'clause': {
           const v = this.vals[s.index];
-          b.append(v.buf, v.off, v.len);
+          appendTagged(b, v.buf, v.off, v.len);
           break;
         }
         case 'record':
