@@ -5,6 +5,7 @@ import { createReadStream, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { Lake } from '../lake';
 import { openLogSink, Logger, parseLogLevel } from '../service/log';
+import { isKnownFormat } from '../service/mime';
 import { Service, version } from '../service/server';
 import { FlagSet } from './flags';
 
@@ -43,6 +44,9 @@ export async function serve(args: string[]): Promise<number> {
   if (auth.value) throw new Error('zlake serve: authentication is not supported');
   if (/^https?:\/\//.test(lakeDir.value)) {
     throw new Error('serve command available for local lakes only');
+  }
+  if (!isKnownFormat(defaultFmt.value)) {
+    throw new Error(`invalid default response format: unknown format type: ${defaultFmt.value}`);
   }
   const mode = logMode.value === 'append' ? 'append' : 'truncate';
   const logOut = openLogSink(logPath.value, mode);

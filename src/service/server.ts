@@ -236,6 +236,24 @@ export class Service {
       res.locals.requestId = id;
       res.locals.log = this.log.with({ request_id: id });
       const start = process.hrtime.bigint();
+      // Body bytes sent, counted as they go (streams have no length header).
+      let sent = 0;
+      const write = res.write.bind(res) as (...a: unknown[]) => boolean;
+      const end = res.end.bind(res) as (...a: unknown[]) => Response;
+      const size = (chunk: unknown) =>
+        typeof chunk === 'string'
+          ? Buffer.byteLength(chunk)
+          : chunk instanceof Uint8Array
+            ? chunk.length
+            : 0;
+      res.write = ((chunk: unknown, ...rest: unknown[]) => {
+        sent += size(chunk);
+        return write(chunk, ...rest);
+      }) as Response['write'];
+      res.end = ((chunk?: unknown, ...rest: unknown[]) => {
+        if (typeof chunk !== 'function') sent += size(chunk);
+        return end(chunk, ...rest);
+      }) as Response['end'];
       this.metrics.httpInFlight.inc();
       let logged = false;
       const done = () => {
@@ -261,7 +279,7 @@ export class Service {
           elapsed: seconds,
           remote_addr: req.socket.remoteAddress,
           request_content_length: Number(req.headers['content-length'] ?? -1),
-          response_content_length: Number(res.getHeader('content-length') ?? -1),
+          response_content_length: sent,
           completed: res.writableFinished,
         };
         if (quiet) access.debug('Request completed', fields);

@@ -307,3 +307,41 @@ describe('service routes', () => {
     expect(r.text).toMatch(/zlake_http_request_duration_seconds_bucket/);
   });
 });
+
+describe('access log', () => {
+  test('one JSON line per request with method, path, status, duration and request ID', async () => {
+    const { Logger } = await import('../../src/service/log');
+    const lines: string[] = [];
+    const s = await startService({ logger: new Logger({ write: (l) => lines.push(l) }, 'info') });
+    try {
+      await call(s.base, 'POST', '/pool', {
+        body: '{name:"logged"}',
+        headers: { 'X-Request-Id': 'r1' },
+      });
+      await call(s.base, 'GET', '/pool/nope/branch/main', { headers: { 'X-Request-Id': 'r2' } });
+      const access = lines
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+        .filter((l) => l.logger === 'http.access');
+      expect(access).toHaveLength(2);
+      expect(access[0]).toMatchObject({
+        level: 'info',
+        msg: 'Request completed',
+        request_id: 'r1',
+        method: 'POST',
+        path: '/pool',
+        status: 200,
+        completed: true,
+      });
+      expect(access[0].elapsed).toEqual(expect.any(Number));
+      expect(access[0].response_content_length).toBeGreaterThan(100);
+      expect(access[1]).toMatchObject({
+        request_id: 'r2',
+        status: 404,
+        route: '/pool/:pool/branch/:branch',
+      });
+      expect(lines.every((l) => l.endsWith('\n') && !l.slice(0, -1).includes('\n'))).toBe(true);
+    } finally {
+      await s.close();
+    }
+  });
+});

@@ -1,0 +1,72 @@
+// `zlake serve` as a command: flags, the port file, clean shutdown.
+
+import { ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { spawnTs } from '../lake/spawn-ts';
+import { call, sleep } from './helpers';
+
+function serve(args: string[]): { child: ChildProcess } {
+  const child = spawnTs(path.join(__dirname, 'serve-child.ts'), args);
+  child.stdout?.resume();
+  return { child };
+}
+
+function exit(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) resolve(child.exitCode);
+    else child.once('exit', (code) => resolve(code));
+  });
+}
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'zlake-serve-'));
+});
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('serves the lake named by -lake, writes the port file, stops on SIGTERM', async () => {
+  const portfile = path.join(dir, 'port');
+  const { child } = serve([
+    '-l',
+    '127.0.0.1:0',
+    '-lake',
+    path.join(dir, 'lake'),
+    '-portfile',
+    portfile,
+    '-defaultfmt',
+    'json',
+    '-cors.origin',
+    'http://a',
+    '-cors.origin',
+    'http://b',
+    '-log.level',
+    'warn',
+  ]);
+  for (let i = 0; i < 200 && !existsSync(portfile); i++) await sleep(50);
+  const port = readFileSync(portfile, 'utf8');
+  expect(port).toMatch(/^\d+$/);
+  const base = `http://127.0.0.1:${port}`;
+  expect((await call(base, 'GET', '/status')).text).toBe('ok');
+  const r = await call(base, 'POST', '/pool', {
+    body: '{name:"p"}',
+    headers: { Origin: 'http://b' },
+  });
+  expect(r.headers.get('content-type')).toBe('application/json');
+  expect(r.headers.get('access-control-allow-origin')).toBe('http://b');
+  expect(existsSync(path.join(dir, 'lake'))).toBe(true);
+  child.kill('SIGTERM');
+  expect(await exit(child)).toBe(0);
+});
+
+test('bad flags and a bad -defaultfmt fail', async () => {
+  let { child } = serve(['-nosuchflag']);
+  expect(await exit(child)).toBe(2);
+  ({ child } = serve(['-l', '127.0.0.1:0', '-lake', path.join(dir, 'l2'), '-defaultfmt', 'nope']));
+  expect(await exit(child)).toBe(1);
+  ({ child } = serve(['-lake', 'http://localhost:9867']));
+  expect(await exit(child)).toBe(1);
+});
