@@ -93,14 +93,18 @@ export class QueryReader implements ValueReader {
       case 'QueryChannelSet':
       case 'QueryChannelEnd':
         return;
-      case 'QueryStats':
+      case 'QueryStats': {
+        // The reference's ZNG form nests the counts in an embedded
+        // "Progress" record; its JSON form has them at the top.
+        const p = (body.Progress ?? body) as Record<string, unknown>;
         this.progress = {
-          bytes_read: Number(body.bytes_read ?? 0),
-          bytes_matched: Number(body.bytes_matched ?? 0),
-          records_read: Number(body.records_read ?? 0),
-          records_matched: Number(body.records_matched ?? 0),
+          bytes_read: Number(p.bytes_read ?? 0),
+          bytes_matched: Number(p.bytes_matched ?? 0),
+          records_read: Number(p.records_read ?? 0),
+          records_matched: Number(p.records_matched ?? 0),
         };
         return;
+      }
       case 'QueryError':
         throw new QueryError(String(body.error ?? text));
       case 'QueryWarning': {

@@ -3,7 +3,7 @@
 // this process with captured streams, or as child processes).
 
 import { spawn } from 'node:child_process';
-import { mkdtempSync, promises as fsp, rmSync } from 'node:fs';
+import { mkdtempSync, promises as fsp, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Readable, Writable } from 'node:stream';
@@ -187,4 +187,15 @@ export async function zlake(
   const io: CommandIO = { stdin: Readable.from(input), stdout, stderr, env };
   const code = await runRoot(args, io);
   return { code, stdout: stdout.text, stderr: stderr.text };
+}
+
+let inputs: string | undefined;
+let inputN = 0;
+
+/** A new file holding text (for load), with the given extension. */
+export function writeTemp(text: string | Buffer, ext = 'zson'): string {
+  inputs ??= tempDir('zlake-inputs-');
+  const p = path.join(inputs, `in${inputN++}.${ext}`);
+  writeFileSync(p, text);
+  return p;
 }

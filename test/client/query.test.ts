@@ -49,7 +49,11 @@ describe('QueryReader', () => {
       { ctrl: 'QueryStats', value: { ...stats, records_read: 5 } },
       { zson: '"x"' },
       { ctrl: 'QueryChannelEnd', value: { channel_id: 0 } },
-      { ctrl: 'QueryStats', value: stats },
+      // The reference's ZNG form: the counts in an embedded Progress record.
+      {
+        raw: '{start_time:2023-11-22T06:13:25.659661Z,update_time:2023-11-22T06:13:25.662255Z,Progress:{bytes_read:32889,bytes_matched:32889,records_read:1000,records_matched:1000}(=Progress)}(=QueryStats)',
+        format: ControlFormat.ZSON,
+      },
     ]);
     let closed = false;
     const q = new QueryReader(sourceFromBuffer(bytes, 7), () => (closed = true));

@@ -1,49 +1,38 @@
 // The lake client commands by name, and the entry for root flags given
 // before the command name (`zlake -lake URL ls`), as the reference allows.
 
-import { branch } from './branch';
 import { CommandIO, LakeCommand, processIO, runCommand } from './command';
-import { create } from './create';
-import { del } from './delete';
-import { drop } from './drop';
-import { load } from './load';
-import { log } from './log';
-import { ls } from './ls';
-import { merge } from './merge';
-import { query } from './query';
-import { rename } from './rename';
-import { revert } from './revert';
-import { use } from './use';
-import { vacuum } from './vacuum';
-import { status, version } from './version';
 
-export const lakeCommands: Record<string, LakeCommand> = Object.fromEntries(
-  [
-    branch,
-    create,
-    del,
-    drop,
-    load,
-    log,
-    ls,
-    merge,
-    query,
-    rename,
-    revert,
-    status,
-    use,
-    vacuum,
-    version,
-  ].map((c) => [c.name, c]),
-);
+// Each command is loaded on first use, so a command that needs no data
+// formats (create, use, drop, ...) starts without loading them all.
+const loaders: Record<string, () => Promise<LakeCommand>> = {
+  branch: async () => (await import('./branch')).branch,
+  create: async () => (await import('./create')).create,
+  delete: async () => (await import('./delete')).del,
+  drop: async () => (await import('./drop')).drop,
+  load: async () => (await import('./load')).load,
+  log: async () => (await import('./log')).log,
+  ls: async () => (await import('./ls')).ls,
+  merge: async () => (await import('./merge')).merge,
+  query: async () => (await import('./query')).query,
+  rename: async () => (await import('./rename')).rename,
+  revert: async () => (await import('./revert')).revert,
+  status: async () => (await import('./version')).status,
+  use: async () => (await import('./use')).use,
+  vacuum: async () => (await import('./vacuum')).vacuum,
+  version: async () => (await import('./version')).version,
+};
+
+/** The names of the lake client commands. */
+export const lakeCommandNames = Object.keys(loaders);
 
 /** Runs the named lake command. */
-export function runLake(
+export async function runLake(
   name: string,
   args: string[],
   io: CommandIO = processIO(),
 ): Promise<number> {
-  return runCommand(lakeCommands[name], args, io);
+  return runCommand(await loaders[name](), args, io);
 }
 
 /** Root flags that take a value (the rest are booleans). */
@@ -74,15 +63,14 @@ export async function runRoot(argv: string[], io: CommandIO = processIO()): Prom
   const name = argv[i];
   if (name === undefined) {
     if (lead.some((a) => /^--?version(=(true|1|t|T|TRUE|True))?$/.test(a))) {
-      return runCommand(version, [], io);
+      return runLake('version', [], io);
     }
     io.stderr.write('zlake: a command must follow the flags (see zlake -h)\n');
     return 1;
   }
-  const cmd = lakeCommands[name];
-  if (!cmd) {
+  if (!loaders[name]) {
     io.stderr.write(`"zlake": no such sub-command "${name}"\n`);
     return 1;
   }
-  return runCommand(cmd, [...lead, ...argv.slice(i + 1)], io);
+  return runLake(name, [...lead, ...argv.slice(i + 1)], io);
 }

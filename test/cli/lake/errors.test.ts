@@ -1,0 +1,108 @@
+// What every lake command shares: the lake location, root flags before
+// the command name, flag errors, help, version and status, and transport
+// errors worded as the reference's client words them.
+
+import { Served, serveInProcess, tempDir, zlake } from '../../client/helpers';
+
+let srv: Served;
+let env: NodeJS.ProcessEnv;
+
+beforeAll(async () => {
+  srv = await serveInProcess();
+});
+
+afterAll(async () => {
+  await srv.close();
+});
+
+beforeEach(() => {
+  env = { ZED_LAKE: srv.url, ZED_HEAD_DIR: tempDir('zlake-head-') };
+});
+
+test('the lake location: -lake over ZED_LAKE, a trailing slash dropped, empty is an error', async () => {
+  let r = await zlake(['create', 'where1'], { ...env, ZED_LAKE: srv.url + '/' });
+  expect(r.stdout).toMatch(/^pool created: where1 \w{27}\n$/);
+  r = await zlake(['ls', '-lake', srv.url], { ZED_LAKE: 'http://127.0.0.1:1' });
+  expect(r.stdout).toMatch(/^where1 /m);
+  r = await zlake(['ls', '-lake', ''], env);
+  expect(r).toEqual({
+    code: 1,
+    stdout: '',
+    stderr:
+      'lake location must be set (either with the -lake flag or ZED_LAKE environment variable)\n',
+  });
+  r = await zlake(['ls'], { ...env, ZED_LAKE: './lakedir' });
+  expect(r.code).toBe(1);
+  expect(r.stderr).toBe(
+    'lake location must be a lake service URL (http:// or https://), not a storage path: ./lakedir\n',
+  );
+});
+
+test('a service that is not there: Go url.Error text', async () => {
+  const r = await zlake(['drop', '-lake', 'http://127.0.0.1:1', 'p3'], env);
+  expect(r.code).toBe(1);
+  expect(r.stderr).toBe(
+    'Post "http://127.0.0.1:1/query?ctrl=T": dial tcp 127.0.0.1:1: connect: connection refused\n',
+  );
+  const s = await zlake(['status', '-lake', 'http://127.0.0.1:1'], env);
+  expect(s.code).toBe(1);
+  expect(s.stderr).toBe(
+    'Get "http://127.0.0.1:1/status": dial tcp 127.0.0.1:1: connect: connection refused\n',
+  );
+});
+
+test('root flags may come before the command name', async () => {
+  let r = await zlake(['-lake', srv.url, '-q', 'create', 'root1'], {});
+  expect(r).toEqual({ code: 0, stdout: '', stderr: '' });
+  r = await zlake(['-lake=' + srv.url, 'ls'], {});
+  expect(r.stdout).toMatch(/^root1 \w{27} key ts order desc$/m);
+  r = await zlake(['-lake', srv.url, '-nosuch', 'ls'], {});
+  expect(r.code).toBe(1);
+  expect(r.stderr).toMatch(/^flag provided but not defined: -nosuch\n/);
+  r = await zlake(['-lake', srv.url], {});
+  expect(r.code).toBe(1);
+  r = await zlake(['-q', 'nosuchcommand'], {});
+  expect(r).toEqual({
+    code: 1,
+    stdout: '',
+    stderr: '"zlake": no such sub-command "nosuchcommand"\n',
+  });
+});
+
+test('flag errors, as Go and charm report them', async () => {
+  const r = await zlake(['create', '-x', 'p'], env);
+  expect(r).toEqual({
+    code: 1,
+    stdout: '',
+    stderr:
+      'flag provided but not defined: -x\nat flag: "-x p": flag provided but not defined: -x\n',
+  });
+  const b = await zlake(['vacuum', '-dryrun=maybe'], env);
+  expect(b.code).toBe(1);
+  expect(b.stderr).toMatch(/^invalid boolean value "maybe" for -dryrun\n/);
+});
+
+test('-h prints help on stderr; hidden flags need -hidden', async () => {
+  const r = await zlake(['create', '-h'], env);
+  expect(r.code).toBe(0);
+  expect(r.stdout).toBe('');
+  expect(r.stderr).toMatch(
+    /^NAME\n {4}zlake create - create a new data pool\n\nUSAGE\n {4}zlake create /,
+  );
+  expect(r.stderr).toContain('    -orderby ');
+  expect(r.stderr).not.toContain('-seekstride');
+  expect((await zlake(['create', '-hidden'], env)).stderr).toContain('-seekstride');
+});
+
+test('version and status', async () => {
+  expect(await zlake(['-version'], {})).toEqual({
+    code: 0,
+    stdout: expect.stringMatching(/^Version: v\d+\.\d+\.\d+\n$/),
+    stderr: '',
+  });
+  expect((await zlake(['version'], {})).stdout).toMatch(/^Version: v\d/);
+  expect((await zlake(['ls', '-version'], env)).stdout).toMatch(/^Version: v\d/);
+  const s = await zlake(['status'], env);
+  expect(s.stdout).toBe(`${srv.url}: ok, version ${s.stdout.split(' ').pop()}`);
+  expect(s.stdout).toMatch(/: ok, version v\d/);
+});
