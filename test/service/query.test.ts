@@ -367,3 +367,47 @@ describe('-defaultfmt', () => {
     }
   });
 });
+
+describe("the reference Go client's wire format (ZNG both ways)", () => {
+  async function zng(zson: string): Promise<Buffer> {
+    const { parseValues } = await import('../../src/formats/zson');
+    const { BufferSink } = await import('../../src/formats/io');
+    const { zngFormat } = await import('../../src/formats/zng');
+    const sink = new BufferSink();
+    const w = zngFormat.newWriter!(sink, {});
+    await w.write(parseValues(new TypeContext(), zson));
+    await w.close();
+    return sink.bytes();
+  }
+  const zngHeaders = { 'Content-Type': 'application/x-zng', Accept: 'application/x-zng' };
+
+  test('create a pool, load, query', async () => {
+    let r = await call(t.base, 'POST', '/pool', {
+      body: await zng(
+        '{name:"gopool",layout:{order:"desc"(=order.Which),keys:[["ts"](=field.Path)](=field.List)}(=order.SortKey),seek_stride:0,thresh:0}(=api.PoolPostRequest)',
+      ),
+      headers: zngHeaders,
+    });
+    expect(r.status).toBe(200);
+    let vals = await readValues('zng', r.body);
+    expect(formatValue(vals[0])).toMatch(/^\{pool:\{ts:.*,name:"gopool",.*order:"desc"/);
+    r = await call(t.base, 'POST', '/pool/gopool/branch/main', {
+      body: await zng('{ts:1}\n{ts:2}'),
+      headers: { ...zngHeaders, 'Zed-Commit': '{"author":"go","body":"via zng","meta":""}' },
+    });
+    expect(r.status).toBe(200);
+    vals = await readValues('zng', r.body);
+    expect(formatValue(vals[0])).toMatch(
+      /^\{commit:0x[0-9a-f]{40}\(=ksuid\.KSUID\),warnings:\[\]\(\[string\]\)\}\(=api\.CommitResponse\)$/,
+    );
+    r = await call(t.base, 'POST', '/query?ctrl=T', {
+      body: await zng(
+        '{query:"from gopool",head:{pool:"",branch:""}(=lakeparse.Commitish)}(=api.QueryRequest)',
+      ),
+      headers: zngHeaders,
+    });
+    expect(r.status).toBe(200);
+    vals = await readValues('zng', r.body);
+    expect(vals.map((v) => formatValue(v))).toEqual(['{ts:2}', '{ts:1}']);
+  });
+});
