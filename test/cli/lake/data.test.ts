@@ -87,7 +87,7 @@ describe('load', () => {
     await load('-use', 'L2', writeTemp('{x:2}'));
     const log = await ok('log', '-use', 'L2');
     expect(log).toMatch(/^commit \w{27} \(HEAD -> main\)\nAuthor: tester\n/);
-    expect(log).toMatch(/\nAuthor: someone@example.com\nDate: +\S+\n\n    first load\n\n$/);
+    expect(log).toMatch(/\nAuthor: someone@example.com\nDate: +\S+\n\n {4}first load\n\n$/);
   });
 
   test('unreadable inputs are reported and skipped; nothing left is an error', async () => {
@@ -214,7 +214,7 @@ describe('query', () => {
   test('no query prints help', async () => {
     const r = await zlake(['query'], env);
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/^NAME\n    zlake query - /);
+    expect(r.stderr).toMatch(/^NAME\n {4}zlake query - /);
     expect(r.stdout).toBe('');
   });
 });
@@ -225,7 +225,7 @@ describe('delete, merge, revert, vacuum, log', () => {
     await ok('use', '-q', 'D');
     await load(writeTemp('{x:1}'));
     const objects = await ok('query', '-f', 'lake', 'from D@main:objects');
-    expect(objects).toMatch(/^\w{27} \d+B bytes 1 records\n   min 1 max 1\n$/);
+    expect(objects).toMatch(/^\w{27} \d+B bytes 1 records\n {3}min 1 max 1\n$/);
     const objID = objects.split(' ')[0];
     await load(writeTemp('{x:2}'));
     expect(await ok('query', '-z', '*')).toBe('{x:2}\n{x:1}\n');
