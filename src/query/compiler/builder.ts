@@ -29,14 +29,14 @@ import { Literal } from '../expr/literal';
 import { And, Conditional, Not, Or } from '../expr/logic';
 import { Negate } from '../expr/arith';
 import { DotExpr, fieldPath } from '../expr/path';
-import { RecordBuilderError } from '../expr/recordbuilder';
+import { RecordBuilder, RecordBuilderError } from '../expr/recordbuilder';
 import { compileRegexp } from '../expr/regexp';
 import { RegexpMatch, SearchNet, SearchPattern, SearchString, SearchValue } from '../expr/search';
 import { CallStack, Frame, ParamExpr, UserCall, UserFunction, VarExpr } from '../expr/vars';
 import { checkArity, FunctionEnv, lookupFunction } from '../functions';
 import { QueryContext } from '../runtime/context';
 import { Operator } from '../runtime/operator';
-import { Cut } from '../runtime/ops/cut';
+import { Cut, CutField } from '../runtime/ops/cut';
 import { Drop } from '../runtime/ops/drop';
 import { Filter } from '../runtime/ops/filter';
 import { Head } from '../runtime/ops/head';
@@ -419,6 +419,23 @@ export class Builder {
     }
   }
 
+  /** The compiled fields of a projection pushed into a source (its errors are cut's). */
+  private projection(args: dag.Assignment[] | undefined): CutField[] | null {
+    if (args === undefined) return null;
+    const fields = args.map((a) => ({ lhs: a.lhs, rhs: this.expr(a.rhs) }));
+    try {
+      new RecordBuilder(
+        this.zctx,
+        fields.map((f) => f.lhs),
+      );
+    } catch (e) {
+      if (e instanceof DuplicateFieldError || e instanceof RecordBuilderError)
+        throw new CompileError(e.message);
+      throw e;
+    }
+    return fields;
+  }
+
   private lake(): Lake {
     if (!this.env.lake)
       throw new CompileError('internal error: lake operation cannot be used in non-lake context');
@@ -436,6 +453,7 @@ export class Builder {
           o.commit,
           o.filter === null ? null : this.expr(o.filter),
           o.range,
+          this.projection(o.project),
         );
       case 'LakeMetaScan':
         return lakeMetaSource(ctx, this.lake(), o.meta);
@@ -465,7 +483,12 @@ export class Builder {
           throw new CompileError(
             'no input specified: use a command-line file or a Zed source operator',
           );
-        return new ReaderScan(ctx, open, o.filter === null ? null : this.expr(o.filter));
+        return new ReaderScan(
+          ctx,
+          open,
+          o.filter === null ? null : this.expr(o.filter),
+          this.projection(o.project),
+        );
       }
     }
   }

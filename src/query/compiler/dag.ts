@@ -324,6 +324,8 @@ export interface PoolScan {
   filter: Expr | null;
   /** Pool-key range implied by filter (optimizer). */
   range: KeyRange | null;
+  /** A cut of plain fields after the filter (optimizer). */
+  project?: Assignment[];
 }
 export interface LakeMetaScan {
   kind: 'LakeMetaScan';
@@ -351,6 +353,7 @@ export interface FileScan {
   format: string | null;
   sortKey: SortKey | null;
   filter: Expr | null;
+  project?: Assignment[];
 }
 export interface HTTPScan {
   kind: 'HTTPScan';
@@ -363,6 +366,7 @@ export interface Reader {
   kind: 'Reader';
   index: number;
   filter: Expr | null;
+  project?: Assignment[];
 }
 
 export type Source =

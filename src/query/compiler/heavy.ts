@@ -10,7 +10,12 @@ import { CompileError } from './errors';
 import { Expr } from '../expr/expr';
 import { DuplicateFieldError } from '../../zed/context';
 import { RecordBuilderError } from '../expr/recordbuilder';
+import { Explode } from '../runtime/ops/explode';
+import { Fuse } from '../runtime/ops/fuse';
+import { Shape } from '../runtime/ops/shape';
 import { Summarize } from '../runtime/ops/summarize';
+import { Top } from '../runtime/ops/top';
+import { Uniq } from '../runtime/ops/uniq';
 
 export interface Heavy {
   fork(o: dag.Fork, parents: Operator[]): Operator[];
@@ -50,9 +55,20 @@ export function buildHeavy(b: Builder): Heavy {
     merge: () => unavailable('merge'),
     combine: () => unavailable('combine'),
     leaf: (o, parent) => {
+      const ctx = b.env.ctx;
       switch (o.kind) {
         case 'Summarize':
           return summarize(b, o, parent);
+        case 'Top':
+          return new Top(ctx, parent, { keys: b.exprs(o.args), limit: o.limit, flush: o.flush });
+        case 'Uniq':
+          return new Uniq(ctx, parent, o.cflag);
+        case 'Fuse':
+          return new Fuse(ctx, parent);
+        case 'Shape':
+          return new Shape(ctx, parent);
+        case 'Explode':
+          return new Explode(ctx, parent, b.exprs(o.args), o.type, o.as);
       }
       return unavailable(o.kind.toLowerCase());
     },

@@ -133,27 +133,31 @@ function minOf(a?: Value, b?: Value): Value | undefined {
   return compare(a, b) <= 0 ? a : b;
 }
 
-/** Lifts the filter after each source into the source. */
-function liftFilters(seq: dag.Seq): dag.Seq {
+/** A cut of plain field paths (`cut a, b.c, x:=y`), which a source can apply as it reads. */
+function isProjection(op: dag.Op | undefined): op is dag.Cut {
+  return op?.kind === 'Cut' && op.args.every((a) => a.rhs.kind === 'This' && a.rhs.path.length > 0);
+}
+
+/** Lifts the filter and then a projection after each source into the source. */
+function liftIntoSources(seq: dag.Seq): dag.Seq {
   return walkEntries(seq, (s) => {
     const src = s[0] as dag.Source;
-    const next = s[1];
-    if (next === undefined || next.kind !== 'Filter') return s;
-    switch (src.kind) {
-      case 'PoolScan': {
-        src.filter = next.expr;
+    if (src.kind !== 'PoolScan' && src.kind !== 'FileScan' && src.kind !== 'Reader') return s;
+    let rest = s.slice(1);
+    const next = rest[0];
+    if (next?.kind === 'Filter') {
+      src.filter = next.expr;
+      if (src.kind === 'PoolScan') {
         const r = keyRange(next.expr, primaryKey(src.pool.layout));
         if (r !== null && (r.lower || r.upper)) src.range = r as KeyRange;
-        break;
       }
-      case 'FileScan':
-      case 'Reader':
-        src.filter = next.expr;
-        break;
-      default:
-        return s;
+      rest = rest.slice(1);
     }
-    return [src, ...s.slice(2)];
+    if (isProjection(rest[0])) {
+      src.project = rest[0].args;
+      rest = rest.slice(1);
+    }
+    return [src, ...rest];
   });
 }
 
@@ -211,7 +215,7 @@ function propagateOrder(seq: dag.Seq): void {
 export function optimize(seq: dag.Seq): dag.Seq {
   seq = mergeFilters(seq);
   seq = removePassOps(seq);
-  seq = liftFilters(seq);
+  seq = liftIntoSources(seq);
   propagateOrder(seq);
   return seq;
 }

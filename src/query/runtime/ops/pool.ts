@@ -16,6 +16,7 @@ import { Value } from '../../../zed/value';
 import { Expr } from '../../expr/expr';
 import { QueryContext } from '../context';
 import { ArraySource, Operator } from '../operator';
+import { CutField } from './cut';
 import { ScanFilter } from './scan';
 
 /** The values of a pool at a commit, in pool-key order. */
@@ -32,8 +33,9 @@ export class PoolSource implements Operator {
     private readonly commit: Ksuid,
     filter: Expr | null,
     private readonly range: KeyRange | null,
+    project: CutField[] | null = null,
   ) {
-    this.filter = new ScanFilter(ctx, filter);
+    this.filter = new ScanFilter(ctx, filter, project);
   }
 
   async pull(): Promise<Value[] | null> {

@@ -11,38 +11,59 @@ import { Expr } from '../../expr/expr';
 import { ValueArena } from '../arena';
 import { QueryContext } from '../context';
 import { Operator } from '../operator';
+import { Cutter, CutField } from './cut';
 import { FilterFn } from './filter';
 
-/** Applies a pushed-down filter to source batches, counting what passes. */
+/**
+ * Applies what the optimizer pushed into a source: a filter, then a
+ * projection (a cut of plain fields), counting what is read and matched.
+ */
 export class ScanFilter {
   private readonly fn: FilterFn | null;
+  private readonly cutter: Cutter | null;
   private readonly arena = new ValueArena();
 
   constructor(
     private readonly ctx: QueryContext,
     filter: Expr | null,
+    project: CutField[] | null = null,
   ) {
     this.fn = filter === null ? null : new FilterFn(ctx.zctx, filter);
+    this.cutter = project === null ? null : new Cutter(ctx.zctx, project);
   }
 
-  /** The values of batch that pass (batch itself when all do). */
+  /** The values of batch that pass (batch itself when all do and nothing is projected). */
   apply(batch: Value[]): Value[] {
     const stats = this.ctx.stats;
     stats.recordsRead += batch.length;
     const fn = this.fn;
-    if (fn === null) {
+    const cutter = this.cutter;
+    if (fn === null && cutter === null) {
       stats.recordsMatched += batch.length;
       return batch;
     }
     const out: Value[] = [];
+    let matched = 0;
     for (let i = 0; i < batch.length; i++) {
       const v = batch[i];
-      const r = fn.test(v);
-      if (r === null) continue;
-      out.push(r === v ? v : this.arena.copy(r));
+      let r: Value | null = v;
+      if (fn !== null) {
+        r = fn.test(v);
+        if (r === null) continue;
+        if (r !== v) {
+          out.push(this.arena.copy(r));
+          continue;
+        }
+      }
+      matched++;
+      if (cutter === null) out.push(v);
+      else {
+        const c = cutter.apply(v, this.arena);
+        if (c !== null) out.push(c);
+      }
     }
     this.arena.seal();
-    stats.recordsMatched += out.length;
+    stats.recordsMatched += matched;
     return out;
   }
 }
@@ -56,8 +77,9 @@ export class ReaderScan implements Operator {
     private readonly ctx: QueryContext,
     private readonly open: () => Promise<ValueReader>,
     filter: Expr | null,
+    project: CutField[] | null = null,
   ) {
-    this.filter = new ScanFilter(ctx, filter);
+    this.filter = new ScanFilter(ctx, filter, project);
   }
 
   private reader: ValueReader | null = null;
