@@ -215,6 +215,7 @@ function propagateOrder(seq: dag.Seq): void {
 export function optimize(seq: dag.Seq): dag.Seq {
   seq = mergeFilters(seq);
   seq = removePassOps(seq);
+  seq = mergeFilters(seq);
   seq = liftIntoSources(seq);
   propagateOrder(seq);
   return seq;

@@ -66,11 +66,21 @@ export function underValue(v: Value, out: Value): Value {
   }
 }
 
-/** Points out at field i of a record body, walking tags. */
+/** Points out at field i of a record body, walking tags (one-byte tags inline). */
 function seekField(buf: Buffer, off: number, end: number, i: number, out: Value, t: Type): void {
   for (let k = 0; k < i; k++) {
+    const b = buf[off];
+    if (b < 0x80) {
+      off += b === 0 ? 1 : b;
+      continue;
+    }
     const tag = readUvarint(buf, off, end);
     off = uv.end + (tag <= 0 ? 0 : tag - 1);
+  }
+  const b = buf[off];
+  if (b < 0x80) {
+    out.set(t, buf, off + 1, b - 1);
+    return;
   }
   const tag = readUvarint(buf, off, end);
   out.set(t, buf, uv.end, tag - 1);

@@ -1,0 +1,115 @@
+// The optimizer: merged filters, pass removal, filters and projections
+// lifted into sources, pool-key ranges, sorted input for summarize.
+
+import { formatValue } from '../../../src/formats/zson';
+import { analyze, parseQuery, QueryContext } from '../../../src/query';
+import * as dag from '../../../src/query/compiler/dag';
+import { keyRange, optimize } from '../../../src/query/compiler/optimizer';
+import { PoolConfig } from '../../../src/lake/config';
+import { Ksuid } from '../../../src/lake/ksuid';
+
+async function graph(query: string): Promise<dag.Seq> {
+  return optimize(await analyze(parseQuery(query), { ctx: new QueryContext(), inputs: [] }));
+}
+
+async function filterOf(expr: string): Promise<dag.Expr> {
+  const g = await analyze(parseQuery(`where ${expr}`), { ctx: new QueryContext(), inputs: [] });
+  return (g[1] as dag.Filter).expr;
+}
+
+async function range(expr: string): Promise<string | null> {
+  const r = keyRange(await filterOf(expr), ['ts']);
+  if (r === null) return null;
+  return `[${r.lower ? formatValue(r.lower) : ''},${r.upper ? formatValue(r.upper) : ''}]`;
+}
+
+describe('filters and pass', () => {
+  test('adjacent filters merge and are lifted into the source', async () => {
+    const g = await graph('a == 1 | pass | b == 2 | yield a');
+    expect(g.map((o) => o.kind)).toEqual(['Reader', 'Yield']);
+    const src = g[0] as dag.Reader;
+    expect(src.filter?.kind).toBe('Binary');
+    expect((src.filter as dag.Binary).op).toBe('and');
+  });
+
+  test('a projection after the filter is lifted too', async () => {
+    const g = await graph('a == 1 | cut a, b.c | yield a');
+    expect(g.map((o) => o.kind)).toEqual(['Reader', 'Yield']);
+    expect((g[0] as dag.Reader).project?.map((a) => a.lhs)).toEqual([['a'], ['b', 'c']]);
+  });
+
+  test('computed cuts stay operators', async () => {
+    const g = await graph('cut x := a + 1');
+    expect(g.map((o) => o.kind)).toEqual(['Reader', 'Cut']);
+  });
+
+  test('an empty sequence keeps a pass', async () => {
+    const g = await graph('fork ( => pass => pass )');
+    const fork = g[1] as dag.Fork;
+    expect(fork.paths.map((p) => p.map((o) => o.kind))).toEqual([['Pass'], ['Pass']]);
+  });
+});
+
+describe('pool-key ranges', () => {
+  test('comparisons with constants bound the key', async () => {
+    expect(await range('ts == 5')).toBe('[5,5]');
+    expect(await range('ts > 5')).toBe('[5,]');
+    expect(await range('ts <= 5')).toBe('[,5]');
+    expect(await range('5 < ts')).toBe('[5,]');
+    expect(await range('ts >= 1 and ts < 10')).toBe('[1,10]');
+    expect(await range('ts >= 1 and ts >= 3')).toBe('[3,]');
+    expect(await range('ts == 1 or ts == 7')).toBe('[1,7]');
+    expect(await range('ts > 5 and x == 1')).toBe('[5,]');
+    expect(await range('ts > 2020-01-01T00:00:00Z')).toBe('[2020-01-01T00:00:00Z,]');
+    expect(await range('ts == "a"')).toBe('["a","a"]');
+  });
+
+  test('anything else does not', async () => {
+    expect(await range('ts != 5')).toBeNull();
+    expect(await range('x == 5')).toBeNull();
+    expect(await range('ts == null')).toBeNull();
+    expect(await range('ts < 5 or x == 1')).toBeNull();
+    expect(await range('ts == y')).toBeNull();
+    expect(await range('!(ts == 5)')).toBeNull();
+  });
+});
+
+describe('sorted input for summarize', () => {
+  const pool: PoolConfig = {
+    ts: 0n,
+    name: 'p',
+    id: Ksuid.generate(),
+    layout: { order: 'desc', keys: [['ts']] },
+    seekStride: 1,
+    threshold: 1,
+  };
+  const scan = (): dag.PoolScan => ({
+    kind: 'PoolScan',
+    pool,
+    commit: Ksuid.nil,
+    filter: null,
+    range: null,
+  });
+  const sum = (key: string): dag.Summarize => ({
+    kind: 'Summarize',
+    keys: [{ lhs: [key], rhs: { kind: 'This', path: [key] } }],
+    aggs: [],
+    limit: 0,
+    inputSortDir: 0,
+  });
+
+  test('a summarize grouped by the pool key knows its input order', () => {
+    const g = optimize([scan(), { kind: 'Head', count: 1 }, sum('ts')]);
+    expect((g[g.length - 1] as dag.Summarize).inputSortDir).toBe(-1);
+  });
+
+  test('not by another key, nor after the key is overwritten', () => {
+    expect((optimize([scan(), sum('x')])[1] as dag.Summarize).inputSortDir).toBe(0);
+    const put: dag.Put = {
+      kind: 'Put',
+      args: [{ lhs: ['ts'], rhs: { kind: 'This', path: ['x'] } }],
+    };
+    const g = optimize([scan(), put, sum('ts')]);
+    expect((g[2] as dag.Summarize).inputSortDir).toBe(0);
+  });
+});
