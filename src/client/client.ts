@@ -365,23 +365,20 @@ export class LakeClient {
   }
 
   /** Every value a (small) query returns, in JSON form. */
-  async queryJS(src: string, head?: Head): Promise<unknown[]> {
-    const q = await this.query(src, head);
-    const out: unknown[] = [];
-    try {
-      for (let b = await q.read(); b; b = await q.read()) for (const v of b) out.push(valueToJS(v));
-    } finally {
-      await q.close();
-    }
-    return out;
+  queryJS(src: string, head?: Head): Promise<unknown[]> {
+    return this.collect(src, head, valueToJS);
   }
 
   /** Every value a (small) query returns, as values (their own copies). */
-  async queryValues(src: string, head?: Head): Promise<Value[]> {
+  queryValues(src: string, head?: Head): Promise<Value[]> {
+    return this.collect(src, head, (v) => v.copy());
+  }
+
+  private async collect<T>(src: string, head: Head | undefined, f: (v: Value) => T): Promise<T[]> {
     const q = await this.query(src, head);
-    const out: Value[] = [];
+    const out: T[] = [];
     try {
-      for (let b = await q.read(); b; b = await q.read()) for (const v of b) out.push(v.copy());
+      for (let b = await q.read(); b; b = await q.read()) for (const v of b) out.push(f(v));
     } finally {
       await q.close();
     }

@@ -199,3 +199,47 @@ export function writeTemp(text: string | Buffer, ext = 'zson'): string {
   writeFileSync(p, text);
   return p;
 }
+
+export interface Session {
+  /** The service of this test file. */
+  srv(): Served;
+  /** ZED_LAKE, a fresh ZED_HEAD_DIR for each test, and ZED_USER. */
+  env(): NodeJS.ProcessEnv;
+  /** Runs zlake; expects success and no stderr; returns stdout. */
+  ok(...args: string[]): Promise<string>;
+  /** Runs zlake; expects exit 1; returns stderr. */
+  fails(...args: string[]): Promise<string>;
+}
+
+/**
+ * Sets up a test file's service (started before its tests, stopped after)
+ * and a fresh HEAD directory before each test.
+ */
+export function lakeSession(): Session {
+  let srv: Served;
+  let env: NodeJS.ProcessEnv;
+  beforeAll(async () => {
+    srv = await serveInProcess();
+  });
+  afterAll(async () => {
+    await srv.close();
+  });
+  beforeEach(() => {
+    env = { ZED_LAKE: srv.url, ZED_HEAD_DIR: tempDir('zlake-head-'), ZED_USER: 'tester' };
+  });
+  return {
+    srv: () => srv,
+    env: () => env,
+    async ok(...args) {
+      const r = await zlake(args, env);
+      if (r.code !== 0) throw new Error(`zlake ${args.join(' ')}: exit ${r.code}: ${r.stderr}`);
+      expect(r.stderr).toBe('');
+      return r.stdout;
+    },
+    async fails(...args) {
+      const r = await zlake(args, env);
+      expect(r.code).toBe(1);
+      return r.stderr;
+    },
+  };
+}

@@ -2,7 +2,7 @@
 // .zed_head in $ZED_HEAD_DIR or the home directory.
 
 import { goQuote, LakeCommand } from './command';
-import { isID, parseCommitish, writeHead } from './lakeflags';
+import { fromSpec, isID, parseCommitish, writeHead } from './lakeflags';
 
 export const use: LakeCommand = {
   name: 'use',
@@ -35,7 +35,17 @@ off naming the branch with -use on each command.
       if (c.branch === '') c.branch = 'main';
       const client = lake.connect();
       const poolID = isID(c.pool) ? c.pool : (await client.lookupPool(c.pool)).id.toString();
-      await client.branchGet(poolID, c.branch);
+      if (isID(c.branch)) {
+        // A commit: check it exists by reading its log (the service's
+        // branch lookup knows only names).
+        const q = await client.query(
+          `${fromSpec({ pool: poolID, branch: c.branch }, 'log')} | head 1`,
+        );
+        await q.drain();
+        await q.close();
+      } else {
+        await client.branchGet(poolID, c.branch);
+      }
       writeHead(io.env, c.pool, c.branch);
       if (!lake.isQuiet) {
         io.stdout.write(`Switched to branch ${goQuote(c.branch)} on pool ${goQuote(c.pool)}\n`);

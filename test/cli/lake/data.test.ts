@@ -5,35 +5,10 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { Served, serveInProcess, tempDir, writeTemp, zlake } from '../../client/helpers';
+import { lakeSession, tempDir, writeTemp, zlake } from '../../client/helpers';
 
-let srv: Served;
-let env: NodeJS.ProcessEnv;
-
-beforeAll(async () => {
-  srv = await serveInProcess();
-});
-
-afterAll(async () => {
-  await srv.close();
-});
-
-beforeEach(() => {
-  env = { ZED_LAKE: srv.url, ZED_HEAD_DIR: tempDir('zlake-head-'), ZED_USER: 'tester' };
-});
-
-async function ok(...args: string[]): Promise<string> {
-  const r = await zlake(args, env);
-  if (r.code !== 0) throw new Error(`zlake ${args.join(' ')}: exit ${r.code}: ${r.stderr}`);
-  expect(r.stderr).toBe('');
-  return r.stdout;
-}
-
-async function fails(...args: string[]): Promise<string> {
-  const r = await zlake(args, env);
-  expect(r.code).toBe(1);
-  return r.stderr;
-}
+const session = lakeSession();
+const { ok, fails } = session;
 
 /** The commit ID a load prints ("<id> committed"). */
 async function load(...args: string[]): Promise<string> {
@@ -93,12 +68,12 @@ describe('load', () => {
   test('unreadable inputs are reported and skipped; nothing left is an error', async () => {
     await ok('create', '-q', 'L3');
     const missing = path.join(tempDir('zlake-none-'), 'nope.zson');
-    let r = await zlake(['load', '-use', 'L3', missing, writeTemp('{x:1}')], env);
+    let r = await zlake(['load', '-use', 'L3', missing, writeTemp('{x:1}')], session.env());
     expect(r.stderr).toBe(`${missing}: file does not exist\n`);
     expect(r.stdout).toMatch(/^\w{27} committed\n$/);
     r = await zlake(
       ['load', '-use', 'L3', writeTemp('This file contains no records.\n', 'txt')],
-      env,
+      session.env(),
     );
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
@@ -149,13 +124,10 @@ describe('load', () => {
 
 describe('query', () => {
   beforeAll(async () => {
-    env = { ZED_LAKE: srv.url, ZED_HEAD_DIR: tempDir('zlake-head-'), ZED_USER: 'tester' };
-    await ok('create', '-q', '-orderby', 'ts:asc', 'Q');
-    await load(
-      '-use',
-      'Q',
-      writeTemp('{ts:1,a:"hello",b:"world"}\n{ts:2,a:"goodnight",b:"gracie"}\n'),
-    );
+    const env = { ZED_LAKE: session.srv().url, ZED_HEAD_DIR: tempDir('zlake-head-') };
+    await zlake(['create', '-q', '-orderby', 'ts:asc', 'Q'], env);
+    const data = writeTemp('{ts:1,a:"hello",b:"world"}\n{ts:2,a:"goodnight",b:"gracie"}\n');
+    expect((await zlake(['load', '-use', 'Q', data], env)).code).toBe(0);
   });
 
   test('output formats: -z, -Z, -j, -f json/csv/zng, -o', async () => {
@@ -168,7 +140,7 @@ describe('query', () => {
       'a,b\nhello,world\ngoodnight,gracie\n',
     );
     // ZNG by default when stdout is not a terminal.
-    const zng = await zlake(['query', 'from Q | yield ts'], env);
+    const zng = await zlake(['query', 'from Q | yield ts'], session.env());
     expect(Buffer.from(zng.stdout, 'latin1').length).toBeGreaterThan(0);
     expect(zng.stdout).not.toContain('\n');
     const out = path.join(tempDir('zlake-out-'), 'out.zson');
@@ -179,7 +151,7 @@ describe('query', () => {
   test('the working branch is the default source; -s prints stats', async () => {
     await ok('use', '-q', 'Q');
     expect(await ok('query', '-z', 'yield ts')).toBe('1\n2\n');
-    const r = await zlake(['query', '-s', '-z', 'from Q | yield ts'], env);
+    const r = await zlake(['query', '-s', '-z', 'from Q | yield ts'], session.env());
     expect(r.stdout).toBe('1\n2\n');
     expect(r.stderr).toMatch(
       /^\{bytes_read:\d+,bytes_matched:\d+,records_read:2,records_matched:2\}\n$/,
@@ -212,7 +184,7 @@ describe('query', () => {
   });
 
   test('no query prints help', async () => {
-    const r = await zlake(['query'], env);
+    const r = await zlake(['query'], session.env());
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/^NAME\n {4}zlake query - /);
     expect(r.stdout).toBe('');
@@ -274,6 +246,15 @@ describe('delete, merge, revert, vacuum, log', () => {
     expect(await ok('query', '-z', `from R@${a}`)).toBe('{a:1}\n');
     await ok('revert', '-q', m[2]);
     expect(await ok('query', '-z', 'sort this')).toBe('{a:1}\n{b:1}\n');
+    // A commit as the working head: queries see it, the log marks it.
+    await ok('use', '-q', `R@${a}`);
+    expect(await ok('query', '-z', 'sort this')).toBe('{a:1}\n');
+    expect(await ok('log')).toMatch(new RegExp(`^commit ${a} \\(HEAD\\)\n`));
+    await ok('use', '-q', 'R@main');
+    expect(await fails('use', 'R@27aaaaaaaaaaaaaaaaaaaaaaaaa')).toMatch(
+      /^status code 404: .*not found\n$/,
+    );
+    expect(await ok('use')).toBe('HEAD at R@main\n');
     expect(await fails('revert')).toBe('commit ID must be specified\n');
     expect(await fails('revert', '-use', `R@${b}`, a)).toBe('branch must be named\n');
   });
@@ -285,7 +266,7 @@ describe('delete, merge, revert, vacuum, log', () => {
     const r = await load(writeTemp('{x:2}'));
     const rev = (await ok('revert', r)).split(' ').pop()!.trim();
     expect(await ok('vacuum', '-dryrun')).toBe('would vacuum 1 object\n');
-    const asked = await zlake(['vacuum'], env, 'no\n');
+    const asked = await zlake(['vacuum'], session.env(), 'no\n');
     expect(asked.stdout).toBe(
       'Are you sure you want to vacuum data objects from "V@main"? There is no going back... [y|n]\n',
     );
@@ -293,7 +274,7 @@ describe('delete, merge, revert, vacuum, log', () => {
     expect(await ok('vacuum', '-f')).toBe('vacuumed 1 object\n');
     expect(await ok('vacuum', '-f')).toBe('vacuumed 0 objects\n');
     await ok('revert', '-q', rev);
-    const gone = await zlake(['query', '-z', '*'], env);
+    const gone = await zlake(['query', '-z', '*'], session.env());
     expect(gone.code).toBe(1);
     expect(gone.stderr).toMatch(/does not exist|not found/);
   });

@@ -2,36 +2,28 @@
 // the command name, flag errors, help, version and status, and transport
 // errors worded as the reference's client words them.
 
-import { Served, serveInProcess, tempDir, zlake } from '../../client/helpers';
+import { lakeSession, zlake } from '../../client/helpers';
 
-let srv: Served;
-let env: NodeJS.ProcessEnv;
-
-beforeAll(async () => {
-  srv = await serveInProcess();
-});
-
-afterAll(async () => {
-  await srv.close();
-});
-
-beforeEach(() => {
-  env = { ZED_LAKE: srv.url, ZED_HEAD_DIR: tempDir('zlake-head-') };
-});
+const session = lakeSession();
+const srv = {
+  get url() {
+    return session.srv().url;
+  },
+};
 
 test('the lake location: -lake over ZED_LAKE, a trailing slash dropped, empty is an error', async () => {
-  let r = await zlake(['create', 'where1'], { ...env, ZED_LAKE: srv.url + '/' });
+  let r = await zlake(['create', 'where1'], { ...session.env(), ZED_LAKE: srv.url + '/' });
   expect(r.stdout).toMatch(/^pool created: where1 \w{27}\n$/);
   r = await zlake(['ls', '-lake', srv.url], { ZED_LAKE: 'http://127.0.0.1:1' });
   expect(r.stdout).toMatch(/^where1 /m);
-  r = await zlake(['ls', '-lake', ''], env);
+  r = await zlake(['ls', '-lake', ''], session.env());
   expect(r).toEqual({
     code: 1,
     stdout: '',
     stderr:
       'lake location must be set (either with the -lake flag or ZED_LAKE environment variable)\n',
   });
-  r = await zlake(['ls'], { ...env, ZED_LAKE: './lakedir' });
+  r = await zlake(['ls'], { ...session.env(), ZED_LAKE: './lakedir' });
   expect(r.code).toBe(1);
   expect(r.stderr).toBe(
     'lake location must be a lake service URL (http:// or https://), not a storage path: ./lakedir\n',
@@ -39,12 +31,12 @@ test('the lake location: -lake over ZED_LAKE, a trailing slash dropped, empty is
 });
 
 test('a service that is not there: Go url.Error text', async () => {
-  const r = await zlake(['drop', '-lake', 'http://127.0.0.1:1', 'p3'], env);
+  const r = await zlake(['drop', '-lake', 'http://127.0.0.1:1', 'p3'], session.env());
   expect(r.code).toBe(1);
   expect(r.stderr).toBe(
     'Post "http://127.0.0.1:1/query?ctrl=T": dial tcp 127.0.0.1:1: connect: connection refused\n',
   );
-  const s = await zlake(['status', '-lake', 'http://127.0.0.1:1'], env);
+  const s = await zlake(['status', '-lake', 'http://127.0.0.1:1'], session.env());
   expect(s.code).toBe(1);
   expect(s.stderr).toBe(
     'Get "http://127.0.0.1:1/status": dial tcp 127.0.0.1:1: connect: connection refused\n',
@@ -70,20 +62,20 @@ test('root flags may come before the command name', async () => {
 });
 
 test('flag errors, as Go and charm report them', async () => {
-  const r = await zlake(['create', '-x', 'p'], env);
+  const r = await zlake(['create', '-x', 'p'], session.env());
   expect(r).toEqual({
     code: 1,
     stdout: '',
     stderr:
       'flag provided but not defined: -x\nat flag: "-x p": flag provided but not defined: -x\n',
   });
-  const b = await zlake(['vacuum', '-dryrun=maybe'], env);
+  const b = await zlake(['vacuum', '-dryrun=maybe'], session.env());
   expect(b.code).toBe(1);
   expect(b.stderr).toMatch(/^invalid boolean value "maybe" for -dryrun\n/);
 });
 
 test('-h prints help on stderr; hidden flags need -hidden', async () => {
-  const r = await zlake(['create', '-h'], env);
+  const r = await zlake(['create', '-h'], session.env());
   expect(r.code).toBe(0);
   expect(r.stdout).toBe('');
   expect(r.stderr).toMatch(
@@ -91,7 +83,7 @@ test('-h prints help on stderr; hidden flags need -hidden', async () => {
   );
   expect(r.stderr).toContain('    -orderby ');
   expect(r.stderr).not.toContain('-seekstride');
-  expect((await zlake(['create', '-hidden'], env)).stderr).toContain('-seekstride');
+  expect((await zlake(['create', '-hidden'], session.env())).stderr).toContain('-seekstride');
 });
 
 test('version and status', async () => {
@@ -101,8 +93,8 @@ test('version and status', async () => {
     stderr: '',
   });
   expect((await zlake(['version'], {})).stdout).toMatch(/^Version: v\d/);
-  expect((await zlake(['ls', '-version'], env)).stdout).toMatch(/^Version: v\d/);
-  const s = await zlake(['status'], env);
+  expect((await zlake(['ls', '-version'], session.env())).stdout).toMatch(/^Version: v\d/);
+  const s = await zlake(['status'], session.env());
   expect(s.stdout).toBe(`${srv.url}: ok, version ${s.stdout.split(' ').pop()}`);
   expect(s.stdout).toMatch(/: ok, version v\d/);
 });
