@@ -254,10 +254,7 @@ export class LakeClient {
     parent: string,
     message?: CommitMessage,
   ): Promise<CommitResult> {
-    const path = urlPath('pool', pool, 'branch', parent, 'merge', child);
-    return toCommit(
-      await this.conn.json<CommitJSON>('POST', path, { headers: commitHeader(message) }),
-    );
+    return this.commitPost(urlPath('pool', pool, 'branch', parent, 'merge', child), message);
   }
 
   async revert(
@@ -266,7 +263,11 @@ export class LakeClient {
     commit: string,
     message?: CommitMessage,
   ): Promise<CommitResult> {
-    const path = urlPath('pool', pool, 'branch', branch, 'revert', commit);
+    return this.commitPost(urlPath('pool', pool, 'branch', branch, 'revert', commit), message);
+  }
+
+  /** A bodiless POST that makes a commit. */
+  private async commitPost(path: string, message?: CommitMessage): Promise<CommitResult> {
     return toCommit(
       await this.conn.json<CommitJSON>('POST', path, { headers: commitHeader(message) }),
     );
