@@ -218,7 +218,9 @@ export async function analyze(
     ...(opts.head ? { head: opts.head } : {}),
   });
   const implied = impliedSources(seq, opts);
-  return a.seq(implied === null ? seq : [implied, ...seq]);
+  const full = implied === null ? seq : [implied, ...seq];
+  await a.resolve(full);
+  return a.seq(full);
 }
 
 function usesReaders(seq: dag.Seq): number {

@@ -104,6 +104,8 @@ function wrap(prefix: string, e: unknown): never {
 export class Analyzer {
   readonly scope = new Scope();
   readonly zctx: TypeContext;
+  /** The sources of `from` pools and the targets of `load`, looked up by resolve(). */
+  private readonly resolved = new Map<ast.Pool | ast.Load, dag.Op[]>();
 
   constructor(readonly env: SemanticEnv) {
     this.zctx = env.zctx;
@@ -330,7 +332,7 @@ export class Analyzer {
     this.scope.enter();
     try {
       const defs = this.vars(e.locals);
-      const body = this.seqSync(e.body);
+      const body = this.seq(e.body);
       return { kind: 'OverExpr', defs, exprs, body };
     } finally {
       this.scope.exit();
@@ -454,93 +456,69 @@ export class Analyzer {
   // -------------------------------------------------------------------------
   // Operators
 
-  async seq(seq: ast.Seq | null): Promise<dag.Seq> {
+  seq(seq: ast.Seq | null): dag.Seq {
     let out: dag.Seq = [];
-    for (const op of seq ?? []) out = await this.op(op, out);
+    for (const op of seq ?? []) out = this.op(op, out);
     return out;
   }
 
-  /** seq() for sequences that cannot read pools (lateral subqueries). */
-  seqSync(seq: ast.Seq): dag.Seq {
-    let out: dag.Seq = [];
-    for (const op of seq) {
-      if (op.kind === 'From' || op.kind === 'Load')
-        throw new CompileError(`${op.kind.toLowerCase()} not allowed in a lateral subquery`);
-      out = this.opSync(op, out);
+  /**
+   * Looks up the pools, branches and commits that `from` and `load`
+   * operators name (the lake is asynchronous; the rest of the pass is not).
+   * Call before seq().
+   */
+  async resolve(seq: ast.Seq | null): Promise<void> {
+    for (const o of seq ?? []) {
+      switch (o.kind) {
+        case 'From':
+          for (const t of o.trunks) {
+            if (t.source.kind === 'Pool') this.resolved.set(t.source, await this.pool(t.source));
+            await this.resolve(t.seq);
+          }
+          break;
+        case 'Load':
+          this.resolved.set(o, [await this.load(o)]);
+          break;
+        case 'Parallel':
+          for (const p of o.paths) await this.resolve(p);
+          break;
+        case 'Scope':
+          await this.resolve(o.body);
+          break;
+        case 'Switch':
+          for (const c of o.cases) await this.resolve(c.path);
+          break;
+        case 'Join':
+          await this.resolve(o.rightInput);
+          break;
+        case 'Over':
+          await this.resolve(o.body);
+          break;
+      }
     }
-    return out;
   }
 
-  private async op(o: ast.Op, seq: dag.Seq): Promise<dag.Seq> {
+  private resolvedOf(node: ast.Pool | ast.Load): dag.Op[] {
+    const r = this.resolved.get(node);
+    if (r === undefined) throw new CompileError('internal error: source not resolved');
+    return r;
+  }
+
+  private op(o: ast.Op, seq: dag.Seq): dag.Seq {
     switch (o.kind) {
       case 'From':
         return this.from(o, seq);
       case 'Load':
-        return [...seq, await this.load(o)];
-      case 'Parallel': {
-        const paths: dag.Seq[] = [];
-        for (const p of o.paths) paths.push(await this.seq(p));
-        return [...seq, { kind: 'Fork', paths }];
-      }
-      case 'Scope': {
-        this.scope.enter();
-        try {
-          this.decls(o.decls);
-          return [...seq, ...(await this.seq(o.body))];
-        } finally {
-          this.scope.exit();
-        }
-      }
-      case 'Switch': {
-        const expr = o.expr === null ? null : this.expr(o.expr);
-        const cases: dag.Switch['cases'] = [];
-        for (const c of o.cases) {
-          let e: dag.Expr | null = null;
-          if (c.expr !== null) e = this.expr(c.expr);
-          else if (o.expr === null) e = dag.lit(Value.fromBytes(TypeBool, Buffer.from([1])));
-          cases.push({ expr: e, path: await this.seq(c.path) });
-        }
-        return [...seq, { kind: 'Switch', expr, cases }];
-      }
-      case 'Join': {
-        const right = await this.seq(o.rightInput);
-        const join = this.join(o);
-        if (right.length > 0)
-          return [...seq, { kind: 'Fork', paths: [[{ kind: 'Pass' }], right] }, join];
-        return [...seq, join];
-      }
-      case 'Over': {
-        if (o.locals.length !== 0 && o.body === null) {
-          throw new CompileError(
-            'over operator: cannot have a with clause without a lateral query',
-          );
-        }
-        this.scope.enter();
-        try {
-          const defs = this.vars(o.locals);
-          const exprs = o.exprs.map((e) => this.expr(e));
-          const body = o.body === null ? null : await this.seq(o.body);
-          return [...seq, { kind: 'Over', defs, exprs, body }];
-        } finally {
-          this.scope.exit();
-        }
-      }
-      default:
-        return this.opSync(o, seq);
-    }
-  }
-
-  private opSync(o: ast.Op, seq: dag.Seq): dag.Seq {
-    switch (o.kind) {
+        return [...seq, ...this.resolvedOf(o)];
       case 'Summarize':
         return this.summarize(o, seq);
       case 'Parallel':
-        return [...seq, { kind: 'Fork', paths: o.paths.map((p) => this.seqSync(p)) }];
+        return [...seq, { kind: 'Fork', paths: o.paths.map((p) => this.seq(p)) }];
       case 'Scope': {
         this.scope.enter();
         try {
           this.decls(o.decls);
-          return [...seq, ...this.seqSync(o.body)];
+          return [...seq, ...this.seq(o.body)];
         } finally {
           this.scope.exit();
         }
@@ -551,12 +529,12 @@ export class Analyzer {
           let e: dag.Expr | null = null;
           if (c.expr !== null) e = this.expr(c.expr);
           else if (o.expr === null) e = dag.lit(Value.fromBytes(TypeBool, Buffer.from([1])));
-          return { expr: e, path: this.seqSync(c.path) };
+          return { expr: e, path: this.seq(c.path) };
         });
         return [...seq, { kind: 'Switch', expr, cases }];
       }
       case 'Join': {
-        const right = o.rightInput === null ? [] : this.seqSync(o.rightInput);
+        const right = o.rightInput === null ? [] : this.seq(o.rightInput);
         const join = this.join(o);
         if (right.length > 0)
           return [...seq, { kind: 'Fork', paths: [[{ kind: 'Pass' }], right] }, join];
@@ -572,7 +550,7 @@ export class Analyzer {
         try {
           const defs = this.vars(o.locals);
           const exprs = o.exprs.map((e) => this.expr(e));
-          const body = o.body === null ? null : this.seqSync(o.body);
+          const body = o.body === null ? null : this.seq(o.body);
           return [...seq, { kind: 'Over', defs, exprs, body }];
         } finally {
           this.scope.exit();
@@ -672,9 +650,6 @@ export class Analyzer {
       }
       case 'Yield':
         return [...seq, { kind: 'Yield', exprs: o.exprs.map((e) => this.expr(e)) }];
-      case 'From':
-      case 'Load':
-        throw new CompileError(`${o.kind.toLowerCase()} not allowed here`);
     }
   }
 
@@ -811,15 +786,13 @@ export class Analyzer {
   // -------------------------------------------------------------------------
   // Sources
 
-  private async from(o: ast.From, seq: dag.Seq): Promise<dag.Seq> {
+  private from(o: ast.From, seq: dag.Seq): dag.Seq {
     if (o.trunks.length === 0) throw new CompileError('internal error: from operator has no paths');
-    if (o.trunks.length === 1) return [...seq, ...(await this.trunk(o.trunks[0]))];
-    const paths: dag.Seq[] = [];
-    for (const t of o.trunks) paths.push(await this.trunk(t));
-    return [...seq, { kind: 'Fork', paths }];
+    if (o.trunks.length === 1) return [...seq, ...this.trunk(o.trunks[0])];
+    return [...seq, { kind: 'Fork', paths: o.trunks.map((t) => this.trunk(t)) }];
   }
 
-  private async trunk(t: ast.Trunk): Promise<dag.Seq> {
+  private trunk(t: ast.Trunk): dag.Seq {
     if (
       t.source.kind === 'Pool' &&
       t.seq !== null &&
@@ -828,17 +801,13 @@ export class Analyzer {
     ) {
       throw new CompileError("=> not allowed after pool pattern in 'from' operator");
     }
-    const sources = await this.source(t.source);
-    const rest = await this.seq(t.seq);
-    if (sources.length === 1) return [sources[0], ...rest];
+    const sources = this.source(t.source);
+    if (sources.length === 1) return [sources[0], ...this.seq(t.seq)];
     // Each source runs its own copy of the trunk's pipeline.
-    const paths: dag.Seq[] = [];
-    for (const s of sources)
-      paths.push([s, ...(paths.length === 0 ? rest : await this.seq(t.seq))]);
-    return [{ kind: 'Fork', paths }];
+    return [{ kind: 'Fork', paths: sources.map((s) => [s, ...this.seq(t.seq)]) }];
   }
 
-  private async source(s: ast.Source | ReaderSource): Promise<dag.Op[]> {
+  private source(s: ast.Source | ReaderSource): dag.Op[] {
     switch (s.kind) {
       case 'File':
         return [
@@ -853,9 +822,7 @@ export class Analyzer {
       case 'HTTP':
         return [{ kind: 'HTTPScan', url: s.url, format: s.format, sortKey: sortKey(s.sortKey) }];
       case 'Pool':
-        if (!this.env.lake)
-          throw new CompileError('semantic analyzer: from pool cannot be used without a lake');
-        return this.pool(s, this.env.lake);
+        return this.resolvedOf(s);
       case 'Pass':
         return [{ kind: 'Pass' }];
       case 'Reader':
@@ -863,7 +830,9 @@ export class Analyzer {
     }
   }
 
-  private async pool(p: ast.Pool, lake: Lake): Promise<dag.Op[]> {
+  private async pool(p: ast.Pool): Promise<dag.Op[]> {
+    const lake = this.env.lake;
+    if (!lake) throw new CompileError('semantic analyzer: from pool cannot be used without a lake');
     const spec = p.spec;
     let names: string[];
     if (spec.pool === null) names = [''];
@@ -902,26 +871,26 @@ export class Analyzer {
       }
       return { kind: 'LakeMetaScan', meta };
     }
-    const pool = await lakeCall(() => lake.lookupPool(name));
+    const pool = await lake.lookupPool(name);
     if (p.at !== null) throw new CompileError('TBD: at clause in from operator needs to use time');
     let commitId: Ksuid | null = null;
-    if (commit) commitId = await lakeCall(() => lake.resolveRevision(pool, commit!));
+    if (commit) commitId = await lake.resolveRevision(pool, commit!);
     if (meta) {
       if (['indexes', 'log', 'objects', 'partitions', 'rawlog', 'vectors'].includes(meta)) {
-        commitId ??= await lakeCall(() => lake.resolveRevision(pool, 'main'));
+        commitId ??= await lake.resolveRevision(pool, 'main');
         return { kind: 'CommitMetaScan', pool, commit: commitId, meta, tap: p.spec.tap };
       }
       if (meta === 'branches') return { kind: 'PoolMetaScan', pool, meta };
       throw new CompileError(`unknown metadata type ${goQuoted(meta)} in from operator`);
     }
-    commitId ??= await lakeCall(() => lake.resolveRevision(pool, 'main'));
+    commitId ??= await lake.resolveRevision(pool, 'main');
     return { kind: 'PoolScan', pool, commit: commitId, filter: null, range: null };
   }
 
   private async load(o: ast.Load): Promise<dag.Load> {
     const lake = this.env.lake;
     if (!lake) throw new CompileError('load operator cannot be used without a lake');
-    const pool: PoolConfig = await lakeCall(() => lake.lookupPool(o.pool));
+    const pool: PoolConfig = await lake.lookupPool(o.pool);
     return {
       kind: 'Load',
       pool,
@@ -937,11 +906,6 @@ export class Analyzer {
 export interface ReaderSource {
   kind: 'Reader';
   index: number;
-}
-
-/** Lake errors (pool or branch not found...) pass through with their kind. */
-async function lakeCall<T>(fn: () => Promise<T>): Promise<T> {
-  return fn();
 }
 
 function sortKey(k: ast.SortKey | null): dag.SortKey | null {
