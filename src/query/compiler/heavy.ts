@@ -4,13 +4,19 @@
 // constructor is called in one place.
 
 import { Operator } from '../runtime/operator';
-import type { Builder } from './builder';
 import * as dag from './dag';
 import { CompileError } from './errors';
 import { Expr } from '../expr/expr';
 import { DuplicateFieldError } from '../../zed/context';
 import { RecordBuilderError } from '../expr/recordbuilder';
+import { isError } from '../expr/errors';
+import { Builder, evalAtCompileTime } from './builder';
+import { Combine } from '../runtime/ops/combine';
 import { Explode } from '../runtime/ops/explode';
+import { Fork } from '../runtime/ops/fork';
+import { Join } from '../runtime/ops/join';
+import { Merge } from '../runtime/ops/merge';
+import { ExprSwitch, Switch } from '../runtime/ops/switch';
 import { Fuse } from '../runtime/ops/fuse';
 import { Shape } from '../runtime/ops/shape';
 import { Summarize } from '../runtime/ops/summarize';
@@ -47,13 +53,75 @@ function summarize(b: Builder, o: dag.Summarize, parent: Operator): Operator {
   }
 }
 
+/** Does the sequence begin with a source (so it takes no parent)? */
+function isEntry(seq: dag.Seq): boolean {
+  const op = seq[0];
+  if (op === undefined) return false;
+  if (dag.isSource(op)) return true;
+  return op.kind === 'Fork' && op.paths.length > 0 && op.paths.every(isEntry);
+}
+
+/** The single input of an operator fed by parents (several are combined). */
+function single(b: Builder, parents: Operator[]): Operator {
+  return parents.length === 1 ? parents[0] : new Combine(b.env.ctx, parents);
+}
+
+function fork(b: Builder, o: dag.Fork, parents: Operator[]): Operator[] {
+  const legs = o.paths.filter((p) => !isEntry(p)).length;
+  let exits: Operator[] = [];
+  if (parents.length > 0 && legs > 0) exits = new Fork(b.env.ctx, single(b, parents), legs).outputs;
+  const out: Operator[] = [];
+  let leg = 0;
+  for (const path of o.paths) {
+    const ins = isEntry(path) || exits.length === 0 ? [] : [exits[leg++]];
+    out.push(...b.seq(path, ins));
+  }
+  return out;
+}
+
+function switchOp(b: Builder, o: dag.Switch, parents: Operator[]): Operator[] {
+  const ctx = b.env.ctx;
+  if (o.expr !== null) {
+    if (parents.length !== 1) throw new CompileError('expression switch has multiple parents');
+    const cases = o.cases.map((c) => {
+      if (c.expr === null) return null;
+      const v = evalAtCompileTime(b.zctx, c.expr);
+      if (isError(v)) throw new CompileError('switch case is not a constant expression');
+      return v.copy();
+    });
+    const sw = new ExprSwitch(ctx, parents[0], b.expr(o.expr), cases);
+    return o.cases.flatMap((c, i) => b.seq(c.path, [sw.outputs[i]]));
+  }
+  let ins = parents;
+  if (parents.length === 1) {
+    ins = new Switch(
+      ctx,
+      parents[0],
+      o.cases.map((c) => b.expr(c.expr!)),
+    ).outputs;
+  }
+  if (ins.length !== o.cases.length) {
+    throw new CompileError(`${ins.length} parents for switch with ${o.cases.length} branches`);
+  }
+  return o.cases.flatMap((c, i) => b.seq(c.path, [ins[i]]));
+}
+
 export function buildHeavy(b: Builder): Heavy {
   return {
-    fork: () => unavailable('fork'),
-    switch: () => unavailable('switch'),
-    join: () => unavailable('join'),
-    merge: () => unavailable('merge'),
-    combine: () => unavailable('combine'),
+    fork: (o, parents) => fork(b, o, parents),
+    switch: (o, parents) => switchOp(b, o, parents),
+    join: (o, left, right) =>
+      new Join(b.env.ctx, left, right, {
+        style: o.style,
+        leftKey: b.expr(o.leftKey),
+        rightKey: b.expr(o.rightKey),
+        assignments: o.args.map((a) => ({ lhs: a.lhs, rhs: b.expr(a.rhs) })),
+      }),
+    merge: (o, parents) => {
+      if (parents.length < 2) throw new CompileError('merge: multiple upstream paths required');
+      return new Merge(b.env.ctx, parents, [b.expr(o.expr)], o.order);
+    },
+    combine: (parents) => new Combine(b.env.ctx, parents),
     leaf: (o, parent) => {
       const ctx = b.env.ctx;
       switch (o.kind) {

@@ -28,7 +28,7 @@ interface Case {
 
 const CASES = '/work/shared/conformance/cases.jsonl';
 /** Cases passing when last counted: a regression guard, raised as operators land. */
-const MIN_PASSING = 249;
+const MIN_PASSING = 370;
 
 function normalize(s: string): string {
   return s
