@@ -4,7 +4,7 @@
 
 import { createReadStream, promises as fs } from 'node:fs';
 import { Readable } from 'node:stream';
-import { openReader } from '../formats/detect';
+import { fileTail, openReader } from '../formats/detect';
 import { ByteSource, sourceFromReadable, ValueReader } from '../formats/io';
 import { TypeContext } from '../zed/context';
 import { FlagSet, UsageError } from './flags';
@@ -50,7 +50,7 @@ export class InputFlags {
       format: this.format.value,
       csvDelim: this.csvDelim.value,
       name: path,
-      seekable,
+      tail: seekable ? fileTail(path) : undefined,
       ...(this.validate.value ? { validate: true } : {}),
     });
   }

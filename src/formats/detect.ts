@@ -5,6 +5,7 @@
 // ZSON, ZNG (validated, to avoid false positives), then CSV. When nothing
 // fits, the error lists every format's reason.
 
+import { open } from 'node:fs/promises';
 import { createGunzip } from 'node:zlib';
 import { Readable } from 'node:stream';
 import { TypeContext } from '../zed/context';
@@ -14,6 +15,9 @@ import { readTrailer } from './vng';
 
 /** Most bytes recorded while trying candidates (the reference's limit). */
 export const MAX_DETECT_BUFFER = 10 * 1024 * 1024;
+
+/** VNG's trailer lies within this many bytes of the end. */
+const VNG_TRAILER_MAX = 4096;
 
 export class DetectionError extends Error {}
 
@@ -81,12 +85,6 @@ class Recorder {
     }
     return Buffer.concat(parts).subarray(0, n);
   }
-
-  /** Everything (for formats that need the whole input). */
-  async all(): Promise<Buffer> {
-    for (let i = 0; ; i++) if ((await this.chunk(i, Infinity)) === null) break;
-    return Buffer.concat(this.chunks);
-  }
 }
 
 const EMPTY = Buffer.alloc(0);
@@ -121,11 +119,27 @@ function stripPrefix(name: string, msg: string): string {
 
 export interface DetectOptions extends ReaderOptions {
   /**
-   * The input can be read whole (a file, a buffered request body), which
-   * Parquet and VNG detection need; otherwise they are reported as needing
-   * seekable input, as the reference does.
+   * Reads the last n bytes of the input, for inputs that allow it (files).
+   * VNG keeps its trailer at the end, so without this Parquet and VNG are
+   * reported as needing seekable input, as the reference does.
    */
-  seekable?: boolean;
+  tail?: (n: number) => Promise<Buffer>;
+}
+
+/** A tail reader for a local file (see DetectOptions.tail). */
+export function fileTail(path: string): (n: number) => Promise<Buffer> {
+  return async (n) => {
+    const fh = await open(path, 'r');
+    try {
+      const { size } = await fh.stat();
+      const len = Math.min(n, size);
+      const buf = Buffer.alloc(len);
+      await fh.read(buf, 0, len, size - len);
+      return buf;
+    } finally {
+      await fh.close();
+    }
+  };
 }
 
 /** Detects the format of src and returns a reader of it. */
@@ -140,13 +154,13 @@ export async function detectReader(
     return { format, reader: format.newReader!(rec.replay(), opts) };
   };
 
-  // Parquet and VNG need random access: check them on the whole input.
-  if (opts.seekable) {
+  // Parquet and VNG need random access: check their magic and trailer.
+  if (opts.tail) {
     const head = await rec.head(4);
     if (head.toString('latin1') === 'PAR1') return pick('parquet');
     errs.parquet = 'parquet: not a Parquet file (missing PAR1 magic)';
     try {
-      readTrailer(await rec.all());
+      readTrailer(await opts.tail(VNG_TRAILER_MAX));
       return pick('vng');
     } catch (err) {
       errs.vng = 'vng: ' + message(err);

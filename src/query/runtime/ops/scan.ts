@@ -4,7 +4,7 @@
 
 import { createReadStream, promises as fsp } from 'node:fs';
 import { Readable } from 'node:stream';
-import { openReader } from '../../../formats/detect';
+import { fileTail, openReader } from '../../../formats/detect';
 import { ByteSource, sourceFromReadable, ValueReader } from '../../../formats/io';
 import { Value } from '../../../zed/value';
 import { Expr } from '../../expr/expr';
@@ -137,7 +137,12 @@ export async function openFile(
   }
   const src = sourceFromReadable(createReadStream(path, { highWaterMark: 1 << 20 }));
   return withName(path, () =>
-    openReader(src, { ctx: ctx.zctx, format: format ?? 'auto', name: path, seekable }),
+    openReader(src, {
+      ctx: ctx.zctx,
+      format: format ?? 'auto',
+      name: path,
+      tail: seekable ? fileTail(path) : undefined,
+    }),
   );
 }
 
