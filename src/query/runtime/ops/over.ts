@@ -1,0 +1,229 @@
+// The over operator: `over exprs [with x=e, ...] [=> ( lateral )]`.
+//
+// For each input value, each expr is evaluated and traversed: an array or
+// set yields its elements, a map yields {key,value} records, a record
+// yields {key:[<field name>],value:<field value>} records, anything else
+// yields itself (names and union wrappers are removed from what is
+// yielded; a null container and error("missing") yield nothing, other
+// errors yield themselves).
+//
+// Without a lateral body the traversed values are the output. With one,
+// the body (a subquery the compiler builds afresh for each input value)
+// runs over the traversed values of each input value in turn, to
+// completion, and its results are the output; input values that traverse
+// to nothing do not run it. The `with` locals are evaluated on the input
+// value, in order (each sees the ones before), and stored in the scope's
+// frame for the body's variable references.
+
+import {
+  Type,
+  TypeArray,
+  TypeMap,
+  TypeNull,
+  TypeRecord,
+  TypeSet,
+  TypeString,
+} from '../../../zed/types';
+import { EMPTY, Value } from '../../../zed/value';
+import { readUvarint, uv } from '../../../zed/zcode';
+import { isMissing } from '../../expr/errors';
+import { Expr } from '../../expr/expr';
+import { underValue } from '../../expr/path';
+import { Frame } from '../../expr/vars';
+import { ValueArena } from '../arena';
+import { QueryContext } from '../context';
+import { ArraySource, BATCH_SIZE, Operator } from '../operator';
+
+export interface OverScope {
+  /** Where the body's variables are read from. */
+  frame: Frame;
+  /** `with name=expr`: the frame slot of each local and its expression. */
+  locals: { slot: number; expr: Expr }[];
+  /** A new instance of the lateral subquery, reading the traversed values from source. */
+  body: (source: Operator) => Operator;
+}
+
+export interface OverOptions {
+  exprs: Expr[];
+  /** The lateral scope; absent for a plain `over exprs`. */
+  scope?: OverScope;
+}
+
+export class Over implements Operator {
+  private readonly arena = new ValueArena();
+  private readonly under = new Value(TypeNull, EMPTY, 0, -1);
+  private readonly elemUnder = new Value(TypeNull, EMPTY, 0, -1);
+  private readonly mapTypes = new Map<Type, TypeRecord>();
+  private readonly fieldTypes = new Map<Type, TypeRecord>();
+  private batch: Value[] = [];
+  private pos = 0;
+  private eof = false;
+  private closed = false;
+  private sub: Operator | null = null;
+
+  constructor(
+    private readonly ctx: QueryContext,
+    private readonly parent: Operator,
+    private readonly opts: OverOptions,
+  ) {}
+
+  async pull(): Promise<Value[] | null> {
+    if (this.closed) return null;
+    try {
+      return this.opts.scope ? await this.pullLateral(this.opts.scope) : await this.pullPlain();
+    } catch (e) {
+      await this.close();
+      throw e;
+    }
+  }
+
+  /** The next input value, or null at the end of input. */
+  private async nextInput(): Promise<Value | null> {
+    while (this.pos >= this.batch.length) {
+      if (this.eof) return null;
+      this.ctx.checkCancelled();
+      const b = await this.parent.pull();
+      if (b === null) {
+        this.eof = true;
+        this.batch = [];
+        return null;
+      }
+      this.batch = b;
+      this.pos = 0;
+    }
+    return this.batch[this.pos++];
+  }
+
+  private async pullPlain(): Promise<Value[] | null> {
+    const out: Value[] = [];
+    while (out.length < BATCH_SIZE) {
+      // Stop at a batch boundary rather than wait for more input.
+      if (out.length > 0 && this.pos >= this.batch.length) break;
+      const self = await this.nextInput();
+      if (self === null) break;
+      this.traverse(self, out);
+    }
+    this.arena.seal();
+    return out.length > 0 ? out : null;
+  }
+
+  private async pullLateral(scope: OverScope): Promise<Value[] | null> {
+    for (;;) {
+      if (this.sub) {
+        const b = await this.sub.pull();
+        if (b !== null) return b;
+        const sub = this.sub;
+        this.sub = null;
+        await sub.close();
+      }
+      const self = await this.nextInput();
+      if (self === null) return null;
+      for (const { slot, expr } of scope.locals) scope.frame.vals[slot] = expr.eval(self).copy();
+      const vals: Value[] = [];
+      this.traverse(self, vals);
+      this.arena.seal();
+      if (vals.length === 0) continue;
+      this.sub = scope.body(new ArraySource(vals));
+    }
+  }
+
+  /** Appends the values self traverses to. */
+  private traverse(self: Value, out: Value[]): void {
+    for (const e of this.opts.exprs) {
+      const v = e.eval(self);
+      if (isMissing(v)) continue;
+      this.appendOver(underValue(v, this.under), out);
+    }
+  }
+
+  private appendOver(v: Value, out: Value[]): void {
+    const arena = this.arena;
+    const t = v.type;
+    if (!(
+      t instanceof TypeArray ||
+      t instanceof TypeSet ||
+      t instanceof TypeMap ||
+      t instanceof TypeRecord
+    )) {
+      out.push(arena.copy(v));
+      return;
+    }
+    // A null container yields nothing.
+    if (v.len < 0) return;
+    const buf = v.buf;
+    const end = v.off + v.len;
+    let off = v.off;
+    const child = (): [number, number] => {
+      const tag = readUvarint(buf, off, end);
+      const start = uv.end;
+      const len = tag - 1;
+      off = start + (len > 0 ? len : 0);
+      return [start, len];
+    };
+    if (t instanceof TypeArray || t instanceof TypeSet) {
+      const elem = new Value(t.type, buf, 0, -1);
+      while (off < end) {
+        const [start, len] = child();
+        elem.set(t.type, buf, start, len);
+        out.push(arena.copy(underValue(elem, this.elemUnder)));
+      }
+    } else if (t instanceof TypeMap) {
+      const rt = this.mapType(t);
+      while (off < end) {
+        const [ks, kl] = child();
+        const [vs, vl] = child();
+        arena.begin();
+        arena.b.append(buf, ks, kl);
+        arena.b.append(buf, vs, vl);
+        out.push(arena.end(rt));
+      }
+    } else {
+      for (const f of t.fields) {
+        if (off >= end) break;
+        const [start, len] = child();
+        const rt = this.fieldType(f.type);
+        arena.begin();
+        const b = arena.b;
+        b.beginContainer();
+        const name = Buffer.from(f.name, 'utf8');
+        b.append(name, 0, name.length);
+        b.endContainer();
+        b.append(buf, start, len);
+        out.push(arena.end(rt));
+      }
+    }
+  }
+
+  private mapType(t: TypeMap): TypeRecord {
+    let rt = this.mapTypes.get(t);
+    if (!rt) {
+      rt = this.ctx.zctx.lookupTypeRecord([
+        { name: 'key', type: t.keyType },
+        { name: 'value', type: t.valType },
+      ]);
+      this.mapTypes.set(t, rt);
+    }
+    return rt;
+  }
+
+  private fieldType(t: Type): TypeRecord {
+    let rt = this.fieldTypes.get(t);
+    if (!rt) {
+      rt = this.ctx.zctx.lookupTypeRecord([
+        { name: 'key', type: this.ctx.zctx.lookupTypeArray(TypeString) },
+        { name: 'value', type: t },
+      ]);
+      this.fieldTypes.set(t, rt);
+    }
+    return rt;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    const sub = this.sub;
+    this.sub = null;
+    if (sub) await sub.close();
+    await this.parent.close();
+  }
+}
