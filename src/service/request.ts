@@ -5,7 +5,7 @@
 import { Request } from 'express';
 import { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import { ByteSource, sourceFromBuffer, sourceFromReadable } from '../formats/io';
+import { ByteSource, sourceFromBuffer } from '../formats/io';
 import { JSONMarshaler } from '../formats/json';
 import { JSONText } from '../formats/json/text';
 import { formatByName } from '../formats/registry';
@@ -42,21 +42,122 @@ export function isZlibError(e: unknown): boolean {
   return typeof code === 'string' && code.startsWith('Z_');
 }
 
+/**
+ * A ByteSource over a stream in flowing mode, paused between reads (so a
+ * slow consumer slows the sender). Unlike an async iterator it leaves the
+ * stream in a state where resume() drains it, which answering an error
+ * before the body is read needs. A stream that closes before its end (the
+ * client went away) is an error.
+ */
+class FlowingSource implements ByteSource {
+  private chunks: Buffer[] = [];
+  private ended = false;
+  private failure: Error | null = null;
+  private wake: (() => void) | null = null;
+  private discarding = false;
+
+  constructor(private s: Readable) {
+    s.pause();
+    s.on('data', (c: Buffer) => {
+      if (this.discarding) return;
+      this.chunks.push(c);
+      s.pause();
+      this.notify();
+    });
+    s.on('end', () => {
+      this.ended = true;
+      this.notify();
+    });
+    s.on('error', (err: Error) => {
+      this.failure ??= err;
+      this.notify();
+    });
+    s.on('close', () => {
+      if (!this.ended) this.failure ??= new Error('request body ended early: client disconnected');
+      this.notify();
+    });
+  }
+
+  private notify(): void {
+    const w = this.wake;
+    this.wake = null;
+    w?.();
+  }
+
+  /** Drops the rest of the stream (nobody will read it). */
+  discard(): void {
+    this.discarding = true;
+    this.chunks = [];
+    this.s.resume();
+  }
+
+  async read(): Promise<Buffer | null> {
+    for (;;) {
+      const c = this.chunks.shift();
+      if (c) return c;
+      if (this.failure) throw this.failure;
+      if (this.ended) return null;
+      await new Promise<void>((resolve) => {
+        this.wake = resolve;
+        this.s.resume();
+      });
+    }
+  }
+}
+
+const sources = new WeakMap<Request, FlowingSource>();
+
 /** A ByteSource over the decoded body. */
 export function bodySource(req: Request): ByteSource {
-  return sourceFromReadable(bodyStream(req));
+  const src = new FlowingSource(bodyStream(req));
+  sources.set(req, src);
+  return src;
+}
+
+/** Bytes of an unread request body read and dropped before an error answer. */
+const DRAIN_LIMIT = 64 * 1024 * 1024;
+
+/**
+ * Reads and drops what is left of a request body (up to DRAIN_LIMIT bytes
+ * or 5 s), so an answer given before the body was read reaches a client
+ * that is still sending, instead of a connection reset.
+ */
+export function drainBody(req: Request): Promise<void> {
+  sources.get(req)?.discard();
+  if (req.readableEnded || req.destroyed || req.complete) return Promise.resolve();
+  return new Promise((resolve) => {
+    let n = 0;
+    const done = () => {
+      clearTimeout(timer);
+      req.off('data', onData);
+      req.off('end', done);
+      req.off('error', done);
+      req.off('close', done);
+      resolve();
+    };
+    const onData = (c: Buffer) => {
+      n += c.length;
+      if (n > DRAIN_LIMIT) done();
+    };
+    const timer = setTimeout(done, 5000);
+    req.on('data', onData);
+    req.once('end', done);
+    req.once('error', done);
+    req.once('close', done);
+    req.resume();
+  });
 }
 
 /** The whole decoded body, refusing bodies over limit bytes. */
 export async function readBody(req: Request, limit = MAX_CONTROL_BODY): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let n = 0;
+  const src = bodySource(req);
   try {
-    for await (const c of bodyStream(req)) {
-      const chunk = c as Buffer;
-      n += chunk.length;
+    for (let c = await src.read(); c; c = await src.read()) {
+      n += c.length;
       if (n > limit) throw new HttpError('invalid', `request body exceeds ${limit} bytes`, 413);
-      chunks.push(chunk);
+      chunks.push(c);
     }
   } catch (e) {
     if (isZlibError(e)) throw invalid(`request body: ${(e as Error).message}`);

@@ -19,6 +19,7 @@ import { isKnownFormat, negotiate } from './mime';
 import { HeldOutputOptions } from './output';
 import { handleQuery, QueryStatusTable } from './query';
 import { respondError } from './respond';
+import { drainBody } from './request';
 import { zedEngine } from './zedengine';
 
 export interface ServiceOptions {
@@ -143,6 +144,7 @@ export class Service {
           res,
         );
       } catch (e) {
+        await drainBody(req);
         this.fail(res, e, log);
       }
     };
@@ -195,7 +197,8 @@ export class Service {
     app.post('/pool/:pool/branch/:branch/index', notImplemented);
     app.post('/pool/:pool/branch/:branch/index/update', notImplemented);
 
-    app.use((req: Request, res: Response) => {
+    app.use(async (req: Request, res: Response) => {
+      await drainBody(req);
       const known = KNOWN_PATHS.some((re) => re.test(req.path));
       res.status(known ? 405 : 404);
       res.setHeader('Content-Type', 'application/json');
@@ -207,8 +210,9 @@ export class Service {
         }),
       );
     });
-    app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
+    app.use(async (err: unknown, req: Request, res: Response, _next: NextFunction) => {
       void _next;
+      await drainBody(req);
       this.fail(res, err, (res.locals.log as Logger | undefined) ?? this.log);
     });
     return app;

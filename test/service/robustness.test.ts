@@ -1,0 +1,110 @@
+// Bad input never gets a 500, a crash or a hang: garbage bodies, types and
+// encodings on every route, and the service still answers afterwards.
+
+import { randomBytes } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
+import { call, createPool, load, startService, TestService } from './helpers';
+
+let t: TestService;
+beforeAll(async () => {
+  t = await startService();
+  await createPool(t.base, 'r');
+  await load(t.base, 'r', '{ts:1,x:"a"}');
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const routes: [string, string][] = [
+  ['POST', '/pool'],
+  ['PUT', '/pool/r'],
+  ['POST', '/pool/r'],
+  ['POST', '/pool/r/branch/main'],
+  ['POST', '/pool/r/branch/main/delete'],
+  ['POST', '/pool/r/branch/main/merge/main'],
+  ['POST', '/pool/r/branch/main/revert/zzz'],
+  ['POST', '/pool/r/revision/main/vacuum?dryrun=T'],
+  ['POST', '/query'],
+  ['POST', '/query?ctrl=T'],
+];
+
+function bodies(): [string, Buffer | string][] {
+  return [
+    ['random bytes', randomBytes(2000)],
+    ['deep JSON', '['.repeat(100000)],
+    ['deep ZSON record', '{a:'.repeat(50000)],
+    ['invalid UTF-8', Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d])],
+    ['truncated gzip', gzipSync('{"name":"x"}'.repeat(100)).subarray(0, 30)],
+    ['NUL bytes', Buffer.alloc(1000)],
+    ['wrong types', '{"name":[1,2],"query":{"a":1},"where":5,"object_ids":"x","head":"y"}'],
+    ['huge string', JSON.stringify({ name: 'n'.repeat(1 << 20), query: 'x'.repeat(1 << 20) })],
+  ];
+}
+
+const contentTypes = [
+  undefined,
+  'application/json',
+  'application/x-zson',
+  'application/x-zng',
+  'application/x-zjson',
+  'text/csv',
+  'application/x-parquet',
+  'application/x-vng',
+  'application/vnd.apache.arrow.stream',
+  'application/x-zeek',
+  'application/x-line',
+  'bogus/type',
+  ';;;',
+];
+
+test('garbage on every route: always an answer below 500', async () => {
+  const bad: string[] = [];
+  for (const [method, path] of routes) {
+    for (const [name, body] of bodies()) {
+      for (const ct of contentTypes) {
+        const headers: Record<string, string> = {};
+        if (ct) headers['Content-Type'] = ct;
+        let r;
+        try {
+          r = await call(t.base, method, path, { body, headers });
+        } catch (e) {
+          bad.push(
+            `${method} ${path} ${name} ${ct}: ${(e as Error).message} ${(e as { cause?: Error }).cause?.message}`,
+          );
+          continue;
+        }
+        if (r.status >= 500)
+          bad.push(`${method} ${path} ${name} ${ct}: ${r.status} ${r.text.slice(0, 200)}`);
+      }
+    }
+  }
+  expect(bad).toEqual([]);
+  expect((await call(t.base, 'GET', '/status')).text).toBe('ok');
+}, 300000);
+
+test('garbage Content-Encoding bodies are refused cleanly', async () => {
+  for (const enc of ['gzip', 'deflate', 'br']) {
+    const r = await call(t.base, 'POST', '/pool/r/branch/main', {
+      body: randomBytes(500),
+      headers: { 'Content-Encoding': enc },
+    });
+    expect([enc, r.status]).toEqual([enc, 400]);
+  }
+});
+
+test('odd Accept headers', async () => {
+  for (const accept of [
+    '',
+    '*/*',
+    'garbage',
+    ',,,',
+    'application/json;q=0.1, */*',
+    'text/event-stream',
+  ]) {
+    const r = await call(t.base, 'POST', '/query', {
+      body: '{"query":"from r"}',
+      headers: accept ? { Accept: accept } : {},
+    });
+    expect([accept, r.status < 500]).toEqual([accept, true]);
+  }
+});
