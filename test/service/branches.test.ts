@@ -54,6 +54,29 @@ describe('merge', () => {
   });
 });
 
+describe('merge conflicts', () => {
+  test('both branches deleted the same object: 409; nothing to merge: 400', async () => {
+    await createPool(t.base, 'mconf', { keys: [['k']] });
+    const c = await load(t.base, 'mconf', '{k:1}');
+    const [id] = await objectIds('mconf');
+    await call(t.base, 'POST', '/pool/mconf', { body: JSON.stringify({ name: 'kid', commit: c }) });
+    let r = await call(t.base, 'POST', '/pool/mconf/branch/main/merge/kid', { headers: json });
+    expect(r.status).toBe(400);
+    expect(errorOf(r).error).toMatch(/difference is empty/);
+    for (const b of ['main', 'kid']) {
+      r = await postJSON(t.base, `/pool/mconf/branch/${b}/delete`, { object_ids: [id] });
+      expect(r.status).toBe(200);
+    }
+    r = await call(t.base, 'POST', '/pool/mconf/branch/main/merge/kid', { headers: json });
+    expect(r.status).toBe(409);
+    expect(errorOf(r)).toEqual({
+      type: 'Error',
+      kind: 'conflict with pending operation',
+      error: expect.stringMatching(/^error merging "kid" into "main": delete conflict: \w{27}$/),
+    });
+  });
+});
+
 describe('revert', () => {
   test('undoes a commit; the reverted state stays readable by commit', async () => {
     await createPool(t.base, 'revert', { keys: [['k']] });
