@@ -127,33 +127,35 @@ export class Service {
       }
     });
 
-    const api = (handler: h.Handler) => async (req: Request, res: Response) => {
-      const log = res.locals.log as Logger;
-      try {
-        const format = negotiate(req.headers.accept, this.defaultFormat);
-        await handler(
-          {
-            lake: this.lake,
-            engine: this.engine,
-            metrics: this.metrics,
-            statuses: this.statuses,
-            format,
-            log,
-          },
-          req,
-          res,
-        );
-      } catch (e) {
-        await drainBody(req);
-        this.fail(res, e, log);
-      }
-    };
+    const api =
+      (handler: h.Handler, events = false) =>
+      async (req: Request, res: Response) => {
+        const log = res.locals.log as Logger;
+        try {
+          const format = negotiate(req.headers.accept, this.defaultFormat, events);
+          await handler(
+            {
+              lake: this.lake,
+              engine: this.engine,
+              metrics: this.metrics,
+              statuses: this.statuses,
+              format,
+              log,
+            },
+            req,
+            res,
+          );
+        } catch (e) {
+          await drainBody(req);
+          this.fail(res, e, log);
+        }
+      };
 
     app.get('/auth/identity', api(h.getAuthIdentity));
     app.get('/auth/method', api(h.getAuthMethod));
     app.get(
       '/events',
-      api(async (c, req, res) => this.hub.attach(req, res, this.defaultFormat)),
+      api(async (c, req, res) => this.hub.attach(req, res, this.defaultFormat), true),
     );
     app.post('/pool', api(h.createPool));
     app.get('/pool/:pool', api(h.getPool));

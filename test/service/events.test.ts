@@ -201,6 +201,16 @@ describe('GET /events', () => {
     reader.close();
   });
 
+  test("a browser's EventSource Accept (text/event-stream) gets ZSON", async () => {
+    const s = new Subscriber(t.base, { Accept: 'text/event-stream' });
+    await s.ready;
+    expect(s.status).toBe(200);
+    await sleep(50);
+    const id = await createPool(t.base, 'evbrowser');
+    await s.waitFor((ev) => ev.some((e) => e[0] === 'pool-new' && e[1].includes(id.slice(2))));
+    s.close();
+  });
+
   test('binary formats are refused for events', async () => {
     const r = await call(t.base, 'GET', '/events', { headers: { Accept: 'application/x-zng' } });
     expect(r.status).toBe(400);
