@@ -16,6 +16,9 @@ import { Explode } from '../runtime/ops/explode';
 import { Fork } from '../runtime/ops/fork';
 import { Join } from '../runtime/ops/join';
 import { Merge } from '../runtime/ops/merge';
+import { Over } from '../runtime/ops/over';
+import { ArraySource } from '../runtime/operator';
+import { lateralExpr } from './lateral';
 import { ExprSwitch, Switch } from '../runtime/ops/switch';
 import { Fuse } from '../runtime/ops/fuse';
 import { Shape } from '../runtime/ops/shape';
@@ -106,6 +109,23 @@ function switchOp(b: Builder, o: dag.Switch, parents: Operator[]): Operator[] {
   return o.cases.flatMap((c, i) => b.seq(c.path, [ins[i]]));
 }
 
+function over(b: Builder, o: dag.Over, parent: Operator): Operator {
+  const exprs = b.exprs(o.exprs);
+  const body = o.body;
+  if (body === null) return new Over(b.env.ctx, parent, { exprs });
+  const locals = o.defs.map((d) => ({ slot: d.slot, expr: b.expr(d.expr) }));
+  // Build the body once now, so its compile errors are reported before the query runs.
+  b.seq(body, [new ArraySource([])]);
+  return new Over(b.env.ctx, parent, {
+    exprs,
+    scope: {
+      frame: b.frame,
+      locals,
+      body: (source) => single(b, b.seq(body, [source])),
+    },
+  });
+}
+
 export function buildHeavy(b: Builder): Heavy {
   return {
     fork: (o, parents) => fork(b, o, parents),
@@ -137,9 +157,11 @@ export function buildHeavy(b: Builder): Heavy {
           return new Shape(ctx, parent);
         case 'Explode':
           return new Explode(ctx, parent, b.exprs(o.args), o.type, o.as);
+        case 'Over':
+          return over(b, o, parent);
       }
       return unavailable(o.kind.toLowerCase());
     },
-    overExpr: () => unavailable('over'),
+    overExpr: (e) => lateralExpr(b, e),
   };
 }

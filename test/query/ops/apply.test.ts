@@ -174,3 +174,44 @@ describe('stats', () => {
     expect(ctx.stats.recordsMatched).toBe(2);
   });
 });
+
+describe('over and lateral expressions', () => {
+  test('over traverses arrays, records and maps', async () => {
+    // A null container yields nothing; a null of a primitive type yields itself.
+    expect(await zq('over a', '{a:[1,2]} {a:null([int64])} {a:null} {b:1}')).toEqual([
+      '1',
+      '2',
+      'null',
+    ]);
+    expect(await zq('over this', '{x:1,y:"s"}')).toEqual([
+      '{key:["x"],value:1}',
+      '{key:["y"],value:"s"}',
+    ]);
+  });
+
+  test('with locals are visible in the lateral query', async () => {
+    expect(
+      await zq('over b with w=a => ( yield {x:w,y:this} )', '{a:1,b:[2,3]} {a:4,b:[5]}'),
+    ).toEqual(['{x:1,y:2}', '{x:1,y:3}', '{x:4,y:5}']);
+    expect(await zq('over a => (sort -r this | head 1)', '{a:[3,9,4]} {a:[1]}')).toEqual([
+      '9',
+      '1',
+    ]);
+  });
+
+  test('a lateral expression yields null, a value, or an array', async () => {
+    expect(await zq('yield (over a | sum(this))', '{a:[1,2]} {a:null} {a:[5,6]}')).toEqual([
+      '3',
+      'null',
+      '11',
+    ]);
+    expect(await zq('yield (over a | this > 1)', '{a:[1,2,3]}')).toEqual(['[2,3]']);
+    expect(await zq('yield (over a | yield this)', '{a:[1,"x"]}')).toEqual(['[1,"x"]']);
+    expect(
+      await zq('over a => ( {y,s:(over x | sum(this))} )', '{a:[{x:[1,2],y:2},{x:[3],y:4}]}'),
+    ).toEqual(['{y:2,s:3}', '{y:4,s:3}']);
+    expect(await zq('yield (over a with k=b | yield {k,v:this})', '{a:[1],b:"q"}')).toEqual([
+      '{k:"q",v:1}',
+    ]);
+  });
+});
