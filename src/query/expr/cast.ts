@@ -1,20 +1,17 @@
-// Casts between primitive types (the reference's LookupPrimitiveCaster) and
-// the cast expression `T(x)` / `cast(x, <T>)` for primitive targets.
-// Casts to complex and named complex types go through the shaper, which
-// the functions library registers under the name "cast".
+// Casts between primitive types (the reference's LookupPrimitiveCaster).
+// Every cast expression (`T(x)`, `<T>(x)`, `cast(x, <T>)`) is a shaper
+// (shaper.ts), which calls these casters for primitive leaves.
 
 import { TypeContext } from '../../zed/context';
 import { formatValue } from '../../formats/zson';
 import { parseGoFloat } from '../../formats/zson/literal';
-import { parseDuration, parseTime } from '../../zed/nano';
+import { parseDuration } from '../../zed/nano';
 import { parseIP, parseNet } from '../../zed/ipnet';
 import { decodeFloat, decodeString, decodeUintBig } from '../../zed/primitive';
 import { validUTF8 } from '../../formats/zson/gotext';
 import {
   ID,
-  isContainer,
   isFloat,
-  Kind,
   Type,
   TypeBool,
   TypeBytes,
@@ -24,15 +21,15 @@ import {
   TypeNet,
   TypeString,
   TypeTime,
-  TypeUnion,
 } from '../../zed/types';
 import { Value } from '../../zed/value';
 import { formatType } from '../../zed/typestring';
 import { toBool, toFloat, toInt, toUint } from './coerce';
-import { isError, wrapError } from './errors';
-import { Expr } from './expr';
-import { untag } from './path';
+import { wrapError } from './errors';
 import { Scratch } from './scratch';
+import { parseAnyTime } from './timeparse';
+
+export { parseAnyTime };
 
 /** Converts v to the caster's type, or returns an error value. */
 export type Caster = (v: Value, out: Scratch) => Value;
@@ -49,42 +46,21 @@ const UINT_MAX: Record<number, bigint> = {
   [ID.Uint32]: 2n ** 32n - 1n,
 };
 
-const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+/** Go's hexadecimal float syntax for strconv.ParseFloat (0x1.8p3). */
+const HEX_FLOAT = /^([+-]?)0[xX]([0-9a-fA-F]*)(?:\.([0-9a-fA-F]*))?[pP]([+-]?\d+)$/;
 
-/**
- * Parses the many date forms the reference's cast to time accepts
- * (dateparse.ParseAny): RFC 3339 and its variants, m/d/y dates, and dates
- * with month names. Zone-less times are UTC.
- */
-export function parseAnyTime(s: string): bigint | undefined {
-  const t = parseTime(s.trim());
-  if (t !== undefined) return t;
-  const ymd = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
-  if (ymd) return parseTime(`${s}T00:00:00Z`);
-  const mdy = /^(\d{1,2})\/(\d{1,2})\/(\d{4})(?:\s+(\d{1,2}):(\d{2})(?::(\d{2}))?)?$/.exec(s);
-  if (mdy) {
-    const p2 = (x: string | undefined) => (x ?? '0').padStart(2, '0');
-    return parseTime(
-      `${mdy[3]}-${p2(mdy[1])}-${p2(mdy[2])}T${p2(mdy[4])}:${p2(mdy[5])}:${p2(mdy[6])}Z`,
-    );
-  }
-  const named =
-    /^(?:[A-Za-z]+,?\s+)?(\d{1,2})\s+([A-Za-z]{3})[a-z]*\s+(\d{4})(?:\s+(\d{1,2}):(\d{2})(?::(\d{2}))?)?(?:\s+(UTC|GMT|Z))?$/.exec(
-      s,
-    );
-  if (named) {
-    const m = MONTHS.indexOf(named[2].toLowerCase());
-    if (m < 0) return undefined;
-    const p2 = (x: string | undefined) => (x ?? '0').padStart(2, '0');
-    return parseTime(
-      `${named[3]}-${p2(String(m + 1))}-${p2(named[1])}T${p2(named[4])}:${p2(named[5])}:${p2(named[6])}Z`,
-    );
-  }
-  // Other forms with a month or day name: the platform's date parser, in UTC.
-  if (!/[a-z]{3}/i.test(s)) return undefined;
-  const ms = Date.parse(/\b(UTC|GMT|Z|[+-]\d{4})\b/i.test(s) ? s : s + ' UTC');
-  if (Number.isNaN(ms)) return undefined;
-  return BigInt(ms) * 1_000_000n;
+/** strconv.ParseFloat(s, 64): decimal, special and hexadecimal forms. */
+export function parseFloatText(s: string): number | undefined {
+  const x = parseGoFloat(s);
+  if (x !== undefined) return x;
+  const m = HEX_FLOAT.exec(s);
+  if (!m || m[2].length + (m[3] ?? '').length === 0) return undefined;
+  const digits = m[2] + (m[3] ?? '');
+  let mant = 0;
+  for (const d of digits) mant = mant * 16 + parseInt(d, 16);
+  const v = mant * 2 ** (Number(m[4]) - 4 * (m[3] ?? '').length);
+  if (!Number.isFinite(v)) return undefined;
+  return m[1] === '-' ? -v : v;
 }
 
 function floatToNs(f: number): bigint {
@@ -133,7 +109,10 @@ export function primitiveCaster(zctx: TypeContext, t: Type): Caster | null {
     case ID.Float64: {
       const f = fail(`cannot cast to ${formatType(t)}`);
       return (v, out) => {
-        const x = toFloat(v);
+        const x =
+          v.type.under.id === ID.String
+            ? parseFloatText(decodeString(v.buf, v.off, Math.max(v.len, 0)))
+            : toFloat(v);
         if (x === undefined) return f(v);
         return out.float(t, x);
       };
@@ -144,7 +123,7 @@ export function primitiveCaster(zctx: TypeContext, t: Type): Caster | null {
         const id = v.type.under.id;
         if (id === ID.IP) return v;
         if (id !== ID.String) return f(v);
-        const ip = parseIP(decodeString(v.buf, v.off, Math.max(v.len, 0)).trim());
+        const ip = parseIP(decodeString(v.buf, v.off, Math.max(v.len, 0)));
         if (!ip) return f(v);
         return out.copy(TypeIP, ip, 0, ip.length);
       };
@@ -169,7 +148,7 @@ export function primitiveCaster(zctx: TypeContext, t: Type): Caster | null {
           const s = decodeString(v.buf, v.off, Math.max(v.len, 0));
           let d = parseDuration(s);
           if (d === undefined || s === '') {
-            const x = parseGoFloat(s);
+            const x = parseFloatText(s);
             if (x === undefined) return f(v);
             d = floatToNs(x);
           }
@@ -191,7 +170,7 @@ export function primitiveCaster(zctx: TypeContext, t: Type): Caster | null {
           const s = decodeString(v.buf, v.off, v.len);
           let ts = parseAnyTime(s);
           if (ts === undefined) {
-            const x = parseGoFloat(s);
+            const x = parseFloatText(s);
             if (x === undefined) return f(v);
             ts = floatToNs(x);
           }
@@ -233,47 +212,3 @@ export function primitiveCaster(zctx: TypeContext, t: Type): Caster | null {
 
 const ONE = Buffer.from([1]);
 const ZERO = Buffer.from([0]);
-
-/**
- * `T(x)` for a primitive (possibly named) type T, as the reference's
- * shaper casts a primitive: errors pass through, null becomes a null of T,
- * a value of T's underlying type is retyped, unions are cast by member,
- * other primitives go through the caster, and containers pass unchanged.
- */
-export class PrimitiveCast implements Expr {
-  private readonly out = new Scratch();
-  private readonly tmp = new Value(TypeString, Buffer.alloc(0), 0, -1);
-  private readonly caster: Caster;
-
-  constructor(
-    private readonly zctx: TypeContext,
-    readonly operand: Expr,
-    readonly to: Type,
-  ) {
-    const c = primitiveCaster(zctx, to.under);
-    if (c === null) throw new Error(`cast to ${to.under.id} not implemented`);
-    this.caster = c;
-  }
-
-  eval(self: Value): Value {
-    return this.cast(this.operand.eval(self));
-  }
-
-  cast(v: Value): Value {
-    if (isError(v)) return v;
-    const t = v.type;
-    const to = this.to;
-    if (t.under.id === ID.Null || v.len < 0) return this.out.null(to);
-    if (t.under === to.under) return this.out.view(to, v.buf, v.off, v.len);
-    const u = t.under;
-    if (u instanceof TypeUnion) {
-      if (v.len < 0) return this.out.null(to);
-      if (!untag(u, v, this.tmp)) return v;
-      return this.cast(this.tmp);
-    }
-    if (isContainer(t) || u.kind === Kind.Error) return v;
-    const r = this.caster(v, this.out);
-    if (r.type.under === to.under) return this.out.view(to, r.buf, r.off, r.len);
-    return r;
-  }
-}

@@ -8,6 +8,9 @@ import './network';
 import './time';
 import './values';
 import './records';
+import './uri';
+import './grok';
+import './map';
 
 export {
   lookupFunction,

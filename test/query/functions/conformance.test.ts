@@ -62,7 +62,6 @@ async function run(c: Case): Promise<string | null> {
       : openReader(sourceFromBuffer(bytes), {
           ctx: ctx.zctx,
           format: c.input_format,
-          seekable: true,
         });
   const sink = new BufferSink();
   try {
