@@ -142,7 +142,7 @@ export function appendTagged(b: Builder, src: Uint8Array, off: number, len: numb
     b.appendNull();
     return;
   }
-  if (len > 64) {
+  if (len > 64 && !Buffer.isBuffer(src)) {
     b.append(src, off, len);
     return;
   }
@@ -155,6 +155,7 @@ export function appendTagged(b: Builder, src: Uint8Array, off: number, len: numb
     tag >>>= 7;
   }
   buf[p++] = tag;
-  for (let i = 0; i < len; i++) buf[p + i] = src[off + i];
+  if (len > 64) (src as Buffer).copy(buf, p, off, off + len);
+  else for (let i = 0; i < len; i++) buf[p + i] = src[off + i];
   b.len = p + len;
 }

@@ -8,7 +8,8 @@
 // - A pattern (glob or /regexp/) matches string values and field names.
 
 import { decodeString } from '../../zed/primitive';
-import { ID, Type, TypeRecord } from '../../zed/types';
+import { ID, isContainer, Kind, Type, TypeRecord } from '../../zed/types';
+import { readUvarint, uv } from '../../zed/zcode';
 import { Value } from '../../zed/value';
 import { comparison, Predicate } from './compare';
 import { isError } from './errors';
@@ -91,6 +92,7 @@ class FieldNameCache {
 /** A keyword (string) search. */
 export class SearchString implements Expr {
   private readonly walker = new Walker();
+  private readonly plans = new Map<Type, { names: boolean; strings: number[] } | null>();
   private readonly fold: FoldedContains;
   private readonly names: FieldNameCache;
   private readonly visit = (t: Type, buf: Buffer, off: number, len: number): boolean => {
@@ -109,7 +111,53 @@ export class SearchString implements Expr {
   eval(self: Value): Value {
     const v = this.operand.eval(self);
     if (isError(v)) return FALSE;
-    return this.walker.walk(v.type, v.buf, v.off, v.len, this.visit) ? TRUE : FALSE;
+    const plan = this.plan(v.type);
+    if (plan === null)
+      return this.walker.walk(v.type, v.buf, v.off, v.len, this.visit) ? TRUE : FALSE;
+    if (plan.names) return TRUE;
+    // A record of primitives: test its string fields in place.
+    if (v.len <= 0) return FALSE;
+    const buf = v.buf;
+    const strings = plan.strings;
+    let off = v.off;
+    let k = 0;
+    for (let i = 0; k < strings.length; i++) {
+      let b = buf[off];
+      let start = off + 1;
+      let len = b - 1;
+      if (b >= 0x80) {
+        b = readUvarint(buf, off, v.off + v.len);
+        start = uv.end;
+        len = b - 1;
+      }
+      if (i === strings[k]) {
+        if (len > 0 && this.fold.bytes(buf, start, len)) return TRUE;
+        k++;
+      }
+      off = start + (len > 0 ? len : 0);
+    }
+    return FALSE;
+  }
+
+  /** For a record type of primitive fields: its string fields, and whether a name matches. */
+  private plan(t: Type): { names: boolean; strings: number[] } | null {
+    let p = this.plans.get(t);
+    if (p === undefined) {
+      p = null;
+      const u = t.under;
+      if (
+        u instanceof TypeRecord &&
+        u.fields.every((f) => !isContainer(f.type) && f.type.kind === Kind.Primitive)
+      ) {
+        const strings: number[] = [];
+        u.fields.forEach((f, i) => {
+          if (f.type.under.id === ID.String) strings.push(i);
+        });
+        p = { names: this.names.matches(t), strings };
+      }
+      this.plans.set(t, p);
+    }
+    return p;
   }
 }
 

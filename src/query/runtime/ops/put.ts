@@ -117,15 +117,19 @@ export class Putter {
     }
     const vals = this.vals;
     const live = this.live;
-    vals.length = 0;
-    live.length = 0;
+    let n = 0;
     for (let i = 0; i < this.clauses.length; i++) {
       const r = this.clauses[i].rhs.eval(v);
       if (r.type.kind === 7 && isQuiet(r)) continue;
-      vals.push(r);
-      live.push(i);
+      vals[n] = r;
+      live[n] = i;
+      n++;
     }
-    if (vals.length === 0) return v;
+    if (n === 0) return v;
+    if (vals.length !== n) {
+      vals.length = n;
+      live.length = n;
+    }
     let rule = this.rules.get(rt);
     if (rule === undefined || !sameRule(rule, live, vals)) {
       const clauses = live.map((i) => this.clauses[i]);
@@ -136,7 +140,10 @@ export class Putter {
     }
     arena.begin();
     if (rule.appendOnly && v.len >= 0) {
-      arena.b.appendRaw(v.buf, v.off, v.len);
+      const b = arena.b;
+      b.grow(v.len);
+      v.buf.copy(b.buf, b.len, v.off, v.off + v.len);
+      b.len += v.len;
       const steps = rule.step.steps;
       for (let i = rt.fields.length; i < steps.length; i++) {
         const c = vals[(steps[i] as { index: number }).index];
