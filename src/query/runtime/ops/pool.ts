@@ -44,7 +44,9 @@ export class PoolSource implements Operator {
       this.ctx.checkCancelled();
       this.scan ??= await this.lake.scan(this.pool, this.commit, {
         ctx: this.ctx.zctx,
-        ...(this.range ? { range: this.range } : {}),
+        // The filter decides which values match: the range only skips
+        // objects and seek-index spans that cannot hold any.
+        ...(this.range ? { range: this.range, exact: false } : {}),
       });
       const batch = await this.scan.pull();
       const read = this.scan.stats.bytesRead;
