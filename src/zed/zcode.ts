@@ -160,11 +160,18 @@ export class Builder {
       return;
     }
     this.grow(len + 10);
-    this.len = putUvarint(this.buf, this.len, len + 1);
-    if (len > 0) {
-      this.buf.set(len === src.length && off === 0 ? src : src.subarray(off, off + len), this.len);
-      this.len += len;
+    const buf = this.buf;
+    let o = this.len;
+    if (len < 127) buf[o++] = len + 1;
+    else o = putUvarint(buf, o, len + 1);
+    if (len <= 32) {
+      // Short bodies: a byte loop beats a subarray (a JS object per call).
+      for (let i = off, e = off + len; i < e; i++) buf[o++] = src[i];
+    } else {
+      buf.set(len === src.length && off === 0 ? src : src.subarray(off, off + len), o);
+      o += len;
     }
+    this.len = o;
   }
 
   /** Appends a child whose body is the given bytes (null for a null child). */
@@ -176,6 +183,13 @@ export class Builder {
   /** Appends raw bytes with no tag (e.g. copying an already tagged run). */
   appendRaw(src: Uint8Array, off: number, len: number): void {
     this.grow(len);
+    if (len <= 32) {
+      const buf = this.buf;
+      let o = this.len;
+      for (let i = off, e = off + len; i < e; i++) buf[o++] = src[i];
+      this.len = o;
+      return;
+    }
     this.buf.set(src.subarray(off, off + len), this.len);
     this.len += len;
   }
