@@ -28,7 +28,7 @@ interface Case {
 
 const CASES = '/work/shared/conformance/cases.jsonl';
 /** Cases passing when last counted: a regression guard, raised as operators land. */
-const MIN_PASSING = 370;
+const MIN_PASSING = 400;
 
 function normalize(s: string): string {
   return s
@@ -48,7 +48,7 @@ async function run(c: Case): Promise<{ ok: boolean; internal: boolean; why: stri
       : openReader(sourceFromBuffer(bytes), {
           ctx: ctx.zctx,
           format: c.input_format,
-          seekable: true,
+          tail: async (n: number) => bytes.subarray(Math.max(0, bytes.length - n)),
           ...(c.load_params?.['csv.delim'] ? { csvDelim: c.load_params['csv.delim'] } : {}),
         });
   const sink = new BufferSink();
