@@ -7,24 +7,13 @@
 
 import { compareTypes } from '../../zed/compare';
 import { TypeContext } from '../../zed/context';
-import {
-  Type,
-  TypeArray,
-  TypeMap,
-  TypeNull,
-  TypeRecord,
-  TypeSet,
-  TypeString,
-  TypeUint64,
-  TypeUnion,
-} from '../../zed/types';
+import { Type, TypeNull, TypeUint64, TypeUnion } from '../../zed/types';
 import { EMPTY, Value } from '../../zed/value';
-import { readUvarint, uv } from '../../zed/zcode';
 import { Aggregator, AggFunction } from '../aggregates';
 import { isMissing, isQuiet } from '../expr/errors';
 import { Expr } from '../expr/expr';
-import { underValue } from '../expr/path';
 import { appendTagged, RecordBuilder } from '../expr/recordbuilder';
+import { Traversal } from '../expr/traverse';
 import { Frame } from '../expr/vars';
 import { ValueArena } from '../runtime/arena';
 import { Cutter } from '../runtime/ops/cut';
@@ -39,86 +28,6 @@ import { CompileError } from './errors';
 
 /** One operator of a lateral subquery: the values in, the values out. */
 type Step = (vals: Value[], arena: ValueArena) => Value[];
-
-/** The values an `over` expression yields for one value (the traversal rules). */
-export class Traversal {
-  private readonly under = new Value(TypeNull, EMPTY, 0, -1);
-  private readonly elem = new Value(TypeNull, EMPTY, 0, -1);
-  private readonly mapTypes = new Map<Type, TypeRecord>();
-  private readonly fieldTypes = new Map<Type, TypeRecord>();
-
-  constructor(private readonly zctx: TypeContext) {}
-
-  /** Appends (as arena copies) what v traverses to. */
-  traverse(v0: Value, arena: ValueArena, out: Value[]): void {
-    if (isMissing(v0)) return;
-    const v = underValue(v0, this.under);
-    const t = v.type;
-    if (!(
-      t instanceof TypeArray ||
-      t instanceof TypeSet ||
-      t instanceof TypeMap ||
-      t instanceof TypeRecord
-    )) {
-      out.push(arena.copy(v));
-      return;
-    }
-    if (v.len < 0) return;
-    const buf = v.buf;
-    const end = v.off + v.len;
-    let off = v.off;
-    let start = 0;
-    let len = 0;
-    const next = () => {
-      const tag = readUvarint(buf, off, end);
-      start = uv.end;
-      len = tag - 1;
-      off = start + (len > 0 ? len : 0);
-    };
-    if (t instanceof TypeArray || t instanceof TypeSet) {
-      while (off < end) {
-        next();
-        out.push(arena.copy(underValue(this.elem.set(t.type, buf, start, len), this.under)));
-      }
-    } else if (t instanceof TypeMap) {
-      let rt = this.mapTypes.get(t);
-      if (!rt) {
-        rt = this.zctx.lookupTypeRecord([
-          { name: 'key', type: t.keyType },
-          { name: 'value', type: t.valType },
-        ]);
-        this.mapTypes.set(t, rt);
-      }
-      while (off < end) {
-        arena.begin();
-        next();
-        appendTagged(arena.b, buf, start, len);
-        next();
-        appendTagged(arena.b, buf, start, len);
-        out.push(arena.end(rt));
-      }
-    } else {
-      for (const f of t.fields) {
-        if (off >= end) break;
-        next();
-        let rt = this.fieldTypes.get(f.type);
-        if (!rt) {
-          rt = this.zctx.lookupTypeRecord([
-            { name: 'key', type: this.zctx.lookupTypeArray(TypeString) },
-            { name: 'value', type: f.type },
-          ]);
-          this.fieldTypes.set(f.type, rt);
-        }
-        arena.begin();
-        arena.b.beginContainer();
-        arena.b.appendBytes(Buffer.from(f.name, 'utf8'));
-        arena.b.endContainer();
-        appendTagged(arena.b, buf, start, len);
-        out.push(arena.end(rt));
-      }
-    }
-  }
-}
 
 /** Runs a traversal and (when there is one) the subquery steps for each value. */
 function overStep(b: Builder, defs: dag.Def[], exprs: Expr[], steps: Step[] | null): Step {

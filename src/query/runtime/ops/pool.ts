@@ -9,7 +9,6 @@ import { PoolConfig } from '../../../lake/config';
 import { Ksuid } from '../../../lake/ksuid';
 import { Lake } from '../../../lake/lake';
 import { commitMeta, lakeMeta, poolMeta } from '../../../lake/meta';
-import { PoolScan } from '../../../lake/scan';
 import { KeyRange } from '../../../lake/seekindex';
 import { TypeBytes } from '../../../zed/types';
 import { Value } from '../../../zed/value';
@@ -17,54 +16,46 @@ import { Expr } from '../../expr/expr';
 import { QueryContext } from '../context';
 import { ArraySource, Operator } from '../operator';
 import { CutField } from './cut';
-import { ScanFilter } from './scan';
+import { ReaderScan } from './scan';
+
+/** A reader over a pool's values at a commit, counting the bytes it fetches. */
+async function openScan(
+  ctx: QueryContext,
+  lake: Lake,
+  pool: PoolConfig,
+  commit: Ksuid,
+  range: KeyRange | null,
+): Promise<ValueReader> {
+  const scan = await lake.scan(pool, commit, {
+    ctx: ctx.zctx,
+    // The filter decides which values match: the range only skips
+    // objects and seek-index spans that cannot hold any.
+    ...(range ? { range, exact: false } : {}),
+  });
+  let seen = 0;
+  return {
+    async read() {
+      const batch = await scan.pull();
+      ctx.stats.bytesRead += scan.stats.bytesRead - seen;
+      seen = scan.stats.bytesRead;
+      return batch;
+    },
+    close: () => scan.close(),
+  };
+}
 
 /** The values of a pool at a commit, in pool-key order. */
-export class PoolSource implements Operator {
-  private scan: PoolScan | null = null;
-  private readonly filter: ScanFilter;
-  private done = false;
-  private bytesSeen = 0;
-
+export class PoolSource extends ReaderScan {
   constructor(
-    private readonly ctx: QueryContext,
-    private readonly lake: Lake,
-    private readonly pool: PoolConfig,
-    private readonly commit: Ksuid,
+    ctx: QueryContext,
+    lake: Lake,
+    pool: PoolConfig,
+    commit: Ksuid,
     filter: Expr | null,
-    private readonly range: KeyRange | null,
+    range: KeyRange | null,
     project: CutField[] | null = null,
   ) {
-    this.filter = new ScanFilter(ctx, filter, project);
-  }
-
-  async pull(): Promise<Value[] | null> {
-    for (;;) {
-      if (this.done) return null;
-      this.ctx.checkCancelled();
-      this.scan ??= await this.lake.scan(this.pool, this.commit, {
-        ctx: this.ctx.zctx,
-        // The filter decides which values match: the range only skips
-        // objects and seek-index spans that cannot hold any.
-        ...(this.range ? { range: this.range, exact: false } : {}),
-      });
-      const batch = await this.scan.pull();
-      const read = this.scan.stats.bytesRead;
-      this.ctx.stats.bytesRead += read - this.bytesSeen;
-      this.bytesSeen = read;
-      if (batch === null) {
-        await this.close();
-        return null;
-      }
-      const out = this.filter.apply(batch);
-      if (out.length > 0) return out;
-    }
-  }
-
-  async close(): Promise<void> {
-    if (this.done) return;
-    this.done = true;
-    await this.scan?.close();
+    super(ctx, () => openScan(ctx, lake, pool, commit, range), filter, project);
   }
 }
 
