@@ -7,6 +7,10 @@
 // values it can export its state as a *partial* value and consume partials
 // of other instances, so summarize can spill partial results to disk and
 // merge them later (the reference's ResultAsPartial/ConsumeAsPartial).
+// An AggColumn is the same for many groups at once, numbered 0, 1, ...:
+// summarize keeps one column per aggregate, so an aggregate that provides
+// a column (count, sum) costs no object per group. An aggregate defines
+// either or both; the other is derived.
 //
 // Adding an aggregate: write src/query/aggregates/<name>.ts exporting an
 // AggDef, and add it to the list in index.ts.
@@ -33,12 +37,89 @@ export interface AggFunction {
   resultPartial(zctx: TypeContext): Value;
 }
 
-/** An aggregate function's definition. */
+/** The state of one aggregate for many groups (see AggFunction). */
+export interface AggColumn {
+  /** Number of groups. */
+  readonly size: number;
+  /** Adds a group, numbered size-1. */
+  add(): void;
+  consume(g: number, v: Value): void;
+  consumePartial(g: number, v: Value): void;
+  /** As AggFunction.result (same lifetime). */
+  result(g: number, zctx: TypeContext): Value;
+  resultPartial(g: number, zctx: TypeContext): Value;
+  /** Removes every group. */
+  clear(): void;
+  /** Keeps the listed groups (ascending old numbers), renumbered 0, 1, ... */
+  keep(groups: readonly number[]): void;
+}
+
+/** An aggregate function's definition: create, column, or both. */
 export interface AggDef {
   name: string;
   /** False only for count, whose argument is optional. */
   needsArg: boolean;
-  create(): AggFunction;
+  create?(): AggFunction;
+  column?(): AggColumn;
+}
+
+/** A column of AggFunction instances, for aggregates without their own column. */
+class FunctionColumn implements AggColumn {
+  private fns: AggFunction[] = [];
+  constructor(private readonly create: () => AggFunction) {}
+  get size(): number {
+    return this.fns.length;
+  }
+  add(): void {
+    this.fns.push(this.create());
+  }
+  consume(g: number, v: Value): void {
+    this.fns[g].consume(v);
+  }
+  consumePartial(g: number, v: Value): void {
+    this.fns[g].consumePartial(v);
+  }
+  result(g: number, zctx: TypeContext): Value {
+    return this.fns[g].result(zctx);
+  }
+  resultPartial(g: number, zctx: TypeContext): Value {
+    return this.fns[g].resultPartial(zctx);
+  }
+  clear(): void {
+    this.fns = [];
+  }
+  keep(groups: readonly number[]): void {
+    this.fns = groups.map((g) => this.fns[g]);
+  }
+}
+
+/** An AggFunction over a one-group column. */
+class ColumnFunction implements AggFunction {
+  constructor(private readonly col: AggColumn) {
+    col.add();
+  }
+  consume(v: Value): void {
+    this.col.consume(0, v);
+  }
+  consumePartial(v: Value): void {
+    this.col.consumePartial(0, v);
+  }
+  result(zctx: TypeContext): Value {
+    return this.col.result(0, zctx);
+  }
+  resultPartial(zctx: TypeContext): Value {
+    return this.col.resultPartial(0, zctx);
+  }
+}
+
+/** A new function instance of def. */
+export function newFunction(def: AggDef): AggFunction {
+  return def.create ? def.create() : new ColumnFunction(def.column!());
+}
+
+/** A new (empty) column of def. */
+export function newColumn(def: AggDef): AggColumn {
+  return def.column ? def.column() : new FunctionColumn(def.create!);
 }
 
 const registry = new Map<string, AggDef>();
@@ -86,23 +167,39 @@ export class Aggregator {
   }
 
   newFunction(): AggFunction {
-    return this.def.create();
+    return newFunction(this.def);
   }
 
-  /** Feeds self (through where and expr) to f. */
-  apply(f: AggFunction, self: Value): void {
+  newColumn(): AggColumn {
+    return newColumn(this.def);
+  }
+
+  /**
+   * The value self contributes: the argument's value (TRUE for count()),
+   * or null when where is not true or the argument is missing.
+   */
+  input(self: Value): Value | null {
     const where = this.where;
     if (where !== null) {
       const w = where.eval(self);
       // Only a true bool passes; null, errors and non-bools do not.
-      if (w.type.under !== TypeBool || w.len <= 0 || w.buf[w.off] === 0) return;
+      if (w.type.under !== TypeBool || w.len <= 0 || w.buf[w.off] === 0) return null;
     }
-    if (this.expr === null) {
-      f.consume(TRUE);
-      return;
-    }
+    if (this.expr === null) return TRUE;
     const v = this.expr.eval(self);
-    if (!isMissing(v)) f.consume(v);
+    return isMissing(v) ? null : v;
+  }
+
+  /** Feeds self (through where and expr) to f. */
+  apply(f: AggFunction, self: Value): void {
+    const v = this.input(self);
+    if (v !== null) f.consume(v);
+  }
+
+  /** Feeds self (through where and expr) to group g of col. */
+  applyTo(col: AggColumn, g: number, self: Value): void {
+    const v = this.input(self);
+    if (v !== null) col.consume(g, v);
   }
 }
 

@@ -6,33 +6,52 @@ import { decodeUint } from '../../zed/primitive';
 import { TypeUint64 } from '../../zed/types';
 import { Value } from '../../zed/value';
 import { Scratch } from '../expr/scratch';
-import { AggDef, AggFunction } from './agg';
+import { AggColumn, AggDef } from './agg';
 
 const out = new Scratch();
 
-class Count implements AggFunction {
-  n = 0;
+class CountColumn implements AggColumn {
+  private n = new Float64Array(16);
+  size = 0;
 
-  consume(): void {
-    this.n++;
+  add(): void {
+    if (this.size === this.n.length) {
+      const n = new Float64Array(this.size * 2);
+      n.set(this.n);
+      this.n = n;
+    }
+    this.n[this.size++] = 0;
   }
 
-  consumePartial(v: Value): void {
+  consume(g: number): void {
+    this.n[g]++;
+  }
+
+  consumePartial(g: number, v: Value): void {
     if (v.type !== TypeUint64) throw new Error('count: partial not uint64');
-    this.n += decodeUint(v.buf, v.off, v.len);
+    this.n[g] += decodeUint(v.buf, v.off, v.len);
   }
 
-  result(_zctx: TypeContext): Value {
-    return out.uint(TypeUint64, this.n);
+  result(g: number, _zctx: TypeContext): Value {
+    return out.uint(TypeUint64, this.n[g]);
   }
 
-  resultPartial(zctx: TypeContext): Value {
-    return this.result(zctx);
+  resultPartial(g: number, zctx: TypeContext): Value {
+    return this.result(g, zctx);
+  }
+
+  clear(): void {
+    this.size = 0;
+  }
+
+  keep(groups: readonly number[]): void {
+    groups.forEach((g, i) => (this.n[i] = this.n[g]));
+    this.size = groups.length;
   }
 }
 
 export const count: AggDef = {
   name: 'count',
   needsArg: false,
-  create: () => new Count(),
+  column: () => new CountColumn(),
 };

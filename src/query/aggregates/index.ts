@@ -16,6 +16,8 @@ export {
   isAggregate,
   lookupAggregate,
   newAggregatorExpr,
+  newColumn,
+  newFunction,
   registerAggregate,
 } from './agg';
-export type { AggDef, AggFunction } from './agg';
+export type { AggColumn, AggDef, AggFunction } from './agg';

@@ -36,7 +36,7 @@ import {
 import { Value } from '../../zed/value';
 import { NULL } from '../expr/expr';
 import { Scratch } from '../expr/scratch';
-import { AggFunction } from './agg';
+import { AggColumn } from './agg';
 
 /** An integer: a number when |v| <= 2^53, else a bigint. */
 export type Int = number | bigint;
@@ -253,104 +253,146 @@ const kindNames: Record<number, string> = {
 
 const out = new Scratch();
 
-export class MathReducer implements AggFunction {
-  private kind = Kind.None;
-  private hasVal = false;
-  private i: Int = 0;
-  private f = 0;
+/**
+ * The reducer's state for many groups, in parallel arrays: the kind, whether
+ * a non-null value came, and the value (float64 in f, integers in i as a
+ * number when exact, else a bigint).
+ */
+export class MathColumn implements AggColumn {
+  private kind = new Int8Array(16);
+  private hasVal = new Uint8Array(16);
+  private f = new Float64Array(16);
+  private i: Int[] = [];
+  size = 0;
 
   constructor(private readonly op: MathOp) {}
 
-  consume(v: Value): void {
-    const vid = v.type.under.id;
-    let id: number;
-    if (this.kind === Kind.None) {
-      id = vid;
-    } else {
-      id = coerceID(this.kind, v, vid);
-      if (id < 0) return;
+  add(): void {
+    const g = this.size++;
+    if (g === this.kind.length) {
+      const n = g * 2;
+      const kind = new Int8Array(n);
+      kind.set(this.kind);
+      this.kind = kind;
+      const hv = new Uint8Array(n);
+      hv.set(this.hasVal);
+      this.hasVal = hv;
+      const f = new Float64Array(n);
+      f.set(this.f);
+      this.f = f;
     }
-    if (id !== this.kind) {
-      const k = kindOf(id);
-      if (k === Kind.None) return;
-      this.convert(k);
-    }
-    if (v.len < 0) return;
-    this.hasVal = true;
-    this.add(vid, v);
+    this.kind[g] = Kind.None;
+    this.hasVal[g] = 0;
+    this.f[g] = 0;
+    this.i[g] = 0;
   }
 
-  private add(vid: number, v: Value): void {
+  consume(g: number, v: Value): void {
+    const kind = this.kind[g];
+    const vid = v.type.under.id;
+    let id: number;
+    if (kind === Kind.None) {
+      id = vid;
+    } else {
+      id = coerceID(kind, v, vid);
+      if (id < 0) return;
+    }
+    if (id !== kind) {
+      const k = kindOf(id);
+      if (k === Kind.None) return;
+      this.convert(g, k);
+    }
+    if (v.len < 0) return;
+    this.hasVal[g] = 1;
+    this.add1(g, vid, v);
+  }
+
+  private add1(g: number, vid: number, v: Value): void {
     const op = this.op;
-    switch (this.kind) {
+    switch (this.kind[g]) {
       case Kind.Int: {
         // Fast path: small signed integers.
         if (v.len <= 6 && isSigned(vid) && vid !== ID.Duration && vid !== ID.Time) {
-          const x = decodeInt(v.buf, v.off, v.len);
-          this.i = op.int(this.i, x);
+          this.i[g] = op.int(this.i[g], decodeInt(v.buf, v.off, v.len));
         } else {
-          this.i = op.int(this.i, toInt(vid, v));
+          this.i[g] = op.int(this.i[g], toInt(vid, v));
         }
         return;
       }
       case Kind.Uint: {
         const x = toUint(vid, v);
-        if (x !== undefined) this.i = op.uint(this.i, x);
+        if (x !== undefined) this.i[g] = op.uint(this.i[g], x);
         return;
       }
       case Kind.Float:
-        this.f = op.float(this.f, toFloat(vid, v));
+        this.f[g] = op.float(this.f[g], toFloat(vid, v));
         return;
       case Kind.Duration: {
         const x = toDuration(vid, v);
-        if (x !== undefined) this.i = op.int(this.i, x);
+        if (x !== undefined) this.i[g] = op.int(this.i[g], x);
         return;
       }
       case Kind.Time: {
         const x = toTime(vid, v);
-        if (x !== undefined) this.i = op.int(this.i, x);
+        if (x !== undefined) this.i[g] = op.int(this.i[g], x);
         return;
       }
     }
   }
 
-  /** Moves the state to kind k, converting the current result. */
-  private convert(k: number): void {
-    const from = this.kind;
+  /** Moves group g's state to kind k, converting its current result. */
+  private convert(g: number, k: number): void {
+    const from = this.kind[g];
     const op = this.op;
+    const i = this.i[g];
     if (from === Kind.None) {
-      if (k === Kind.Float) this.f = op.initFloat;
-      else this.i = k === Kind.Uint ? op.initUint : op.initInt;
+      if (k === Kind.Float) this.f[g] = op.initFloat;
+      else this.i[g] = k === Kind.Uint ? op.initUint : op.initInt;
     } else if (k === Kind.Float) {
-      this.f = from === Kind.Float ? this.f : typeof this.i === 'number' ? this.i : Number(this.i);
+      if (from !== Kind.Float) this.f[g] = typeof i === 'number' ? i : Number(i);
     } else if (from === Kind.Float) {
-      this.i = k === Kind.Uint ? floatToUint(this.f) : floatToInt(this.f);
+      this.i[g] = k === Kind.Uint ? floatToUint(this.f[g]) : floatToInt(this.f[g]);
     } else if (k === Kind.Uint) {
-      if (this.i < 0) {
+      if (i < 0)
         throw new Error(`internal aggregation error: cannot coerce ${kindNames[from]} to uint64`);
-      }
     } else if (from === Kind.Uint) {
-      this.i = wrapInt64(this.i);
+      this.i[g] = wrapInt64(i);
     }
-    this.kind = k;
+    this.kind[g] = k;
   }
 
-  consumePartial(v: Value): void {
-    this.consume(v);
+  consumePartial(g: number, v: Value): void {
+    this.consume(g, v);
   }
 
-  result(_zctx: TypeContext): Value {
-    const k = this.kind;
+  result(g: number, _zctx: TypeContext): Value {
+    const k = this.kind[g];
     if (k === Kind.None) return NULL;
     const t = kindTypes[k];
-    if (!this.hasVal) return out.null(t);
-    if (k === Kind.Float) return out.float(t, this.f);
-    if (k === Kind.Uint) return out.uint(t, this.i);
-    return out.int(t, this.i);
+    if (!this.hasVal[g]) return out.null(t);
+    if (k === Kind.Float) return out.float(t, this.f[g]);
+    if (k === Kind.Uint) return out.uint(t, this.i[g]);
+    return out.int(t, this.i[g]);
   }
 
-  resultPartial(zctx: TypeContext): Value {
-    return this.result(zctx);
+  resultPartial(g: number, zctx: TypeContext): Value {
+    return this.result(g, zctx);
+  }
+
+  clear(): void {
+    this.size = 0;
+    this.i = [];
+  }
+
+  keep(groups: readonly number[]): void {
+    groups.forEach((g, n) => {
+      this.kind[n] = this.kind[g];
+      this.hasVal[n] = this.hasVal[g];
+      this.f[n] = this.f[g];
+      this.i[n] = this.i[g];
+    });
+    this.size = groups.length;
+    this.i.length = groups.length;
   }
 }
 

@@ -2,7 +2,7 @@
 // settles on (int64 for signed integers, uint64, float64, duration, time).
 
 import { AggDef } from './agg';
-import { addInt64, addUint64, MathReducer } from './math';
+import { addInt64, addUint64, MathColumn } from './math';
 
 const add = {
   initInt: 0,
@@ -16,5 +16,5 @@ const add = {
 export const sum: AggDef = {
   name: 'sum',
   needsArg: true,
-  create: () => new MathReducer(add),
+  column: () => new MathColumn(add),
 };

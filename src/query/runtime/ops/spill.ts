@@ -25,7 +25,9 @@ import { Comparator, KeyCopy } from './sort-keys';
 /** Prefix of spill directory names (tests look for leftovers by it). */
 export const SPILL_PREFIX = 'zlake-spill-';
 
-const READ_CHUNK = 256 * 1024;
+const READ_CHUNK = 1024 * 1024;
+/** Frame size of spill files: well under READ_CHUNK, so few frames span two reads. */
+const SPILL_FRAME = 128 * 1024;
 
 /** A temporary directory of spill files, removed by remove(). */
 export class SpillDir {
@@ -92,7 +94,7 @@ export class SpillFile implements BatchSource {
       },
       end: async () => {},
     };
-    this.writer = new ZngWriter(sink, { compress: false });
+    this.writer = new ZngWriter(sink, { compress: false, frameThreshold: SPILL_FRAME });
   }
 
   async write(vals: Value[]): Promise<void> {
@@ -222,7 +224,38 @@ export class RunMerger {
   /** The next value without consuming it, or null at the end. */
   async peek(): Promise<Value | null> {
     if (!this.started) await this.start();
+    return this.head();
+  }
+
+  /** The next value (after the first peek()), or null at the end. */
+  head(): Value | null {
     return this.heap.length > 0 ? this.heap[0].head : null;
+  }
+
+  /**
+   * Consumes the next value. Returns a promise only when a source must be
+   * read (so callers await rarely).
+   */
+  advance(): Promise<void> | null {
+    const heap = this.heap;
+    if (heap.length === 0) return null;
+    const c = heap[0];
+    c.pos++;
+    if (c.pos < c.batch.length) {
+      this.cmp.keysOf(c.head, c.keys);
+      this.down(0);
+      return null;
+    }
+    return this.fill(c).then((more) => {
+      if (more) this.down(0);
+      else {
+        const last = heap.pop()!;
+        if (heap.length > 0) {
+          heap[0] = last;
+          this.down(0);
+        }
+      }
+    });
   }
 
   /** Up to max values in order; an empty array at the end. */
@@ -231,21 +264,9 @@ export class RunMerger {
     const out: Value[] = [];
     const heap = this.heap;
     while (out.length < max && heap.length > 0) {
-      const c = heap[0];
-      out.push(c.head);
-      c.pos++;
-      if (c.pos < c.batch.length) {
-        this.cmp.keysOf(c.head, c.keys);
-        this.down(0);
-      } else if (await this.fill(c)) {
-        this.down(0);
-      } else {
-        const last = heap.pop()!;
-        if (heap.length > 0) {
-          heap[0] = last;
-          this.down(0);
-        }
-      }
+      out.push(heap[0].head);
+      const p = this.advance();
+      if (p) await p;
     }
     return out;
   }

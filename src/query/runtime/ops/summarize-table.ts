@@ -4,8 +4,10 @@
 // allocates nothing; a new group copies its key bytes into one growing
 // arena. Groups are numbered 0, 1, ... in order of first appearance.
 
-import { bytesEqual } from '../../../zed/primitive';
 import { Type } from '../../../zed/types';
+
+/** Int32s per slot of the group table. */
+const S = 5;
 
 /** Small integer IDs for vectors of types (a group's key types). */
 export class TypeVectors {
@@ -62,15 +64,16 @@ interface Node {
   next: Map<Type, Node>;
 }
 
+/**
+ * A slot holds (group + 1, hash, key offset, key length, type vector), so
+ * a lookup touches the slot and then the key bytes: two cache misses for a
+ * large table. meta repeats a group's key location for reading groups out.
+ */
 export class GroupTable {
   private slots: Int32Array;
   private mask: number;
-  private hashes: Int32Array;
-  /** Key bytes of group g: arena[keyOff[g], keyOff[g] + keyLen[g]). */
-  keyOff: Int32Array;
-  keyLen: Int32Array;
-  /** Type vector ID of group g's keys. */
-  keyTypes: Int32Array;
+  /** Per group g: meta[3g] key offset in arena, meta[3g+1] length (-1: null), meta[3g+2] type vector. */
+  private meta: Int32Array;
   arena: Buffer;
   arenaLen = 0;
   size = 0;
@@ -78,18 +81,27 @@ export class GroupTable {
   constructor(initial = 1024) {
     let cap = 16;
     while (cap < initial * 2) cap <<= 1;
-    this.slots = new Int32Array(cap);
+    this.slots = new Int32Array(cap * S);
     this.mask = cap - 1;
-    this.hashes = new Int32Array(initial);
-    this.keyOff = new Int32Array(initial);
-    this.keyLen = new Int32Array(initial);
-    this.keyTypes = new Int32Array(initial);
+    this.meta = new Int32Array(initial * 3);
     this.arena = Buffer.allocUnsafe(64 * 1024);
+  }
+
+  keyOff(g: number): number {
+    return this.meta[3 * g];
+  }
+
+  keyLen(g: number): number {
+    return this.meta[3 * g + 1];
+  }
+
+  keyTypes(g: number): number {
+    return this.meta[3 * g + 2];
   }
 
   /** Bytes used by the groups' keys and their table entries. */
   get bytes(): number {
-    return this.arenaLen + this.size * 24;
+    return this.arenaLen + this.size * 52;
   }
 
   /**
@@ -104,33 +116,40 @@ export class GroupTable {
     const arena = this.arena;
     let i = h & mask;
     for (;;) {
-      const s = slots[i];
+      const p = S * i;
+      const s = slots[p];
       if (s === 0) break;
-      const g = s - 1;
-      if (
-        this.hashes[g] === h &&
-        this.keyTypes[g] === tv &&
-        bytesEqual(arena, this.keyOff[g], this.keyLen[g], key, off, len)
-      ) {
-        return g;
+      if (slots[p + 1] === h && slots[p + 3] === len && slots[p + 4] === tv) {
+        let o = slots[p + 2];
+        let k = off;
+        const end = off + len;
+        while (k < end && arena[o] === key[k]) {
+          o++;
+          k++;
+        }
+        if (k >= end) return s - 1;
       }
       i = (i + 1) & mask;
     }
     if (!insert) return -1;
-    const g = this.add(key, off, len, tv, h);
-    slots[i] = g + 1;
-    if (this.size * 2 > slots.length) this.rehash(slots.length * 2);
+    const g = this.add(key, off, len, tv);
+    const meta = this.meta;
+    const p = S * i;
+    slots[p] = g + 1;
+    slots[p + 1] = h;
+    slots[p + 2] = meta[3 * g];
+    slots[p + 3] = len;
+    slots[p + 4] = tv;
+    if (this.size * 2 > mask + 1) this.rehash((mask + 1) * 2);
     return g;
   }
 
-  private add(key: Buffer, off: number, len: number, tv: number, h: number): number {
+  private add(key: Buffer, off: number, len: number, tv: number): number {
     const g = this.size++;
-    if (g >= this.keyOff.length) {
-      const n = this.keyOff.length * 2;
-      this.hashes = grow(this.hashes, n);
-      this.keyOff = grow(this.keyOff, n);
-      this.keyLen = grow(this.keyLen, n);
-      this.keyTypes = grow(this.keyTypes, n);
+    if (3 * g >= this.meta.length) {
+      const m = new Int32Array(this.meta.length * 2);
+      m.set(this.meta);
+      this.meta = m;
     }
     if (this.arenaLen + len > this.arena.length) {
       let n = this.arena.length * 2;
@@ -143,20 +162,21 @@ export class GroupTable {
     const arena = this.arena;
     for (let k = 0; k < len; k++) arena[o + k] = key[off + k];
     if (len > 0) this.arenaLen = o + len;
-    this.hashes[g] = h;
-    this.keyOff[g] = o;
-    this.keyLen[g] = len;
-    this.keyTypes[g] = tv;
+    this.meta[3 * g] = o;
+    this.meta[3 * g + 1] = len;
+    this.meta[3 * g + 2] = tv;
     return g;
   }
 
   private rehash(cap: number): void {
-    const slots = new Int32Array(cap);
+    const old = this.slots;
+    const slots = new Int32Array(cap * S);
     const mask = cap - 1;
-    for (let g = 0; g < this.size; g++) {
-      let i = this.hashes[g] & mask;
-      while (slots[i] !== 0) i = (i + 1) & mask;
-      slots[i] = g + 1;
+    for (let j = 0; j < old.length; j += S) {
+      if (old[j] === 0) continue;
+      let i = old[j + 1] & mask;
+      while (slots[S * i] !== 0) i = (i + 1) & mask;
+      for (let k = 0; k < S; k++) slots[S * i + k] = old[j + k];
     }
     this.slots = slots;
     this.mask = mask;
@@ -167,37 +187,44 @@ export class GroupTable {
    * order; returns the old numbers of the kept groups.
    */
   compact(keep: (g: number) => boolean): number[] {
+    const hashOf = new Int32Array(this.size);
+    const slots = this.slots;
+    for (let j = 0; j < slots.length; j += S)
+      if (slots[j] !== 0) hashOf[slots[j] - 1] = slots[j + 1];
     const kept: number[] = [];
     for (let g = 0; g < this.size; g++) if (keep(g)) kept.push(g);
     const arena = Buffer.allocUnsafe(Math.max(1024, this.arena.length));
+    const meta = this.meta;
     let o = 0;
+    slots.fill(0);
+    const mask = this.mask;
     kept.forEach((old, g) => {
-      const len = this.keyLen[old];
-      if (len > 0) this.arena.copy(arena, o, this.keyOff[old], this.keyOff[old] + len);
-      this.hashes[g] = this.hashes[old];
-      this.keyTypes[g] = this.keyTypes[old];
-      this.keyOff[g] = o;
-      this.keyLen[g] = len;
+      const len = meta[3 * old + 1];
+      if (len > 0) this.arena.copy(arena, o, meta[3 * old], meta[3 * old] + len);
+      meta[3 * g] = o;
+      meta[3 * g + 1] = len;
+      meta[3 * g + 2] = meta[3 * old + 2];
+      let i = hashOf[old] & mask;
+      while (slots[S * i] !== 0) i = (i + 1) & mask;
+      const p = S * i;
+      slots[p] = g + 1;
+      slots[p + 1] = hashOf[old];
+      slots[p + 2] = o;
+      slots[p + 3] = len;
+      slots[p + 4] = meta[3 * g + 2];
       if (len > 0) o += len;
     });
     this.arena = arena;
     this.arenaLen = o;
     this.size = kept.length;
-    this.slots.fill(0);
-    this.rehash(this.slots.length);
     return kept;
   }
 
   clear(): void {
     this.size = 0;
     this.arenaLen = 0;
-    this.slots = new Int32Array(this.slots.length > 1 << 16 ? 1 << 16 : this.slots.length);
-    this.mask = this.slots.length - 1;
+    const cap = Math.min(this.mask + 1, 1 << 16);
+    this.slots = new Int32Array(cap * S);
+    this.mask = cap - 1;
   }
-}
-
-function grow(a: Int32Array, n: number): Int32Array {
-  const b = new Int32Array(n);
-  b.set(a);
-  return b;
 }

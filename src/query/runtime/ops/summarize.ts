@@ -24,7 +24,7 @@ import { fieldAt } from '../../../zed/record';
 import { Field, Type, TypeNull, TypeRecord } from '../../../zed/types';
 import { EMPTY, Value } from '../../../zed/value';
 import { putUvarint, readUvarint, uv } from '../../../zed/zcode';
-import { AggFunction, Aggregator } from '../../aggregates';
+import { AggColumn, Aggregator } from '../../aggregates';
 import { isQuiet } from '../../expr/errors';
 import { Expr } from '../../expr/expr';
 import { fieldPath, This } from '../../expr/path';
@@ -77,7 +77,10 @@ export class Summarize implements Operator {
 
   private readonly table = new GroupTable();
   private readonly tvs = new TypeVectors();
-  private funcs: AggFunction[] = [];
+  /** The aggregates' state: a column per aggregate, a row per group. */
+  private readonly cols: AggColumn[];
+  /** One-group columns for merging spilled partials. */
+  private readonly mergeCols: AggColumn[];
   /** Largest first key when the group was created (sorted input only). */
   private groupvals: Value[] = [];
   private maxTableKey: Value | null = null;
@@ -115,6 +118,8 @@ export class Summarize implements Operator {
     this.keyExprs = opts.keys.map((k) => k.expr);
     this.aggs = opts.aggs.map((a) => a.agg);
     this.nk = opts.keys.length;
+    this.cols = this.aggs.map((a) => a.newColumn());
+    this.mergeCols = this.aggs.map((a) => a.newColumn());
     this.na = opts.aggs.length;
     this.limit = opts.limit && opts.limit > 0 ? opts.limit : DEFAULT_GROUP_LIMIT;
     this.dir = opts.inputSortDir ?? 0;
@@ -275,22 +280,16 @@ export class Summarize implements Operator {
     prim: Value | null,
   ): number {
     const g = this.table.find(key, off, len, tv, h, true);
-    const na = this.na;
-    for (let a = 0; a < na; a++) this.funcs.push(this.aggs[a].newFunction());
+    const cols = this.cols;
+    for (let a = 0; a < cols.length; a++) cols[a].add();
     if (this.valueCompare) this.groupvals.push(prim!);
     return g;
   }
 
   private apply(g: number, self: Value): void {
     const aggs = this.aggs;
-    const funcs = this.funcs;
-    const na = aggs.length;
-    if (na === 1) {
-      aggs[0].apply(funcs[g], self);
-      return;
-    }
-    const base = g * na;
-    for (let a = 0; a < na; a++) aggs[a].apply(funcs[base + a], self);
+    const cols = this.cols;
+    for (let a = 0; a < aggs.length; a++) aggs[a].applyTo(cols[a], g, self);
   }
 
   private growKeyBuf(n: number): void {
@@ -337,15 +336,15 @@ export class Summarize implements Operator {
     const nk = this.nk;
     const na = this.na;
     const types = this.outTypes;
-    const keyTypes = this.tvs.types(table.keyTypes[g]);
+    const keyTypes = this.tvs.types(table.keyTypes(g));
     arena.begin();
     const b = arena.b;
     this.rb.into(b);
-    let off = table.keyOff[g];
+    let off = table.keyOff(g);
     const kb = table.arena;
     for (let k = 0; k < nk; k++) {
       let start = off;
-      let len = table.keyLen[g];
+      let len = table.keyLen(g);
       if (nk > 1) {
         const tag = readUvarint(kb, off);
         start = uv.end;
@@ -356,10 +355,9 @@ export class Summarize implements Operator {
       if (partial) b.append(kb, start, len);
       else this.rb.append(kb, start, len);
     }
-    const base = g * na;
     for (let a = 0; a < na; a++) {
-      const f = this.funcs[base + a];
-      const r = partial ? f.resultPartial(this.zctx) : f.result(this.zctx);
+      const col = this.cols[a];
+      const r = partial ? col.resultPartial(g, this.zctx) : col.result(g, this.zctx);
       types[nk + a] = r.type;
       if (partial) b.append(r.buf, r.off, r.len);
       else this.rb.append(r.buf, r.off, r.len);
@@ -385,13 +383,8 @@ export class Summarize implements Operator {
   private tableResults(max: number): Value[] {
     const out: Value[] = [];
     const size = this.table.size;
-    const na = this.na;
-    while (this.outGroup < size && out.length < max) {
-      const g = this.outGroup++;
-      out.push(this.buildGroup(g, false));
-      // Let finished groups' state go as we go.
-      for (let a = 0; a < na; a++) this.funcs[g * na + a] = undefined as unknown as AggFunction;
-    }
+    while (this.outGroup < size && out.length < max)
+      out.push(this.buildGroup(this.outGroup++, false));
     this.arena.seal();
     return out;
   }
@@ -422,15 +415,8 @@ export class Summarize implements Operator {
     });
     const doneSet = new Set(done);
     const kept = table.compact((g) => !doneSet.has(g));
-    const na = this.na;
-    const funcs: AggFunction[] = [];
-    const groupvals: Value[] = [];
-    for (const g of kept) {
-      for (let a = 0; a < na; a++) funcs.push(this.funcs[g * na + a]);
-      groupvals.push(this.groupvals[g]);
-    }
-    this.funcs = funcs;
-    this.groupvals = groupvals;
+    for (const col of this.cols) col.keep(kept);
+    this.groupvals = kept.map((g) => this.groupvals[g]);
     for (let i = 0; i < out.length; i += BATCH_SIZE)
       this.pending.push(out.slice(i, i + BATCH_SIZE));
   }
@@ -466,7 +452,7 @@ export class Summarize implements Operator {
       }
     }
     table.clear();
-    this.funcs = [];
+    for (const col of this.cols) col.clear();
     this.groupvals = [];
   }
 
@@ -486,23 +472,29 @@ export class Summarize implements Operator {
     const na = this.na;
     const out: Value[] = [];
     const field = new Value(TypeNull, EMPTY, 0, -1);
+    await merger.peek();
     while (out.length < max) {
-      const first = await merger.peek();
+      const first = merger.head();
       if (first === null) break;
       if (below !== null) {
         if (nk === 0 || this.valueCompare!.compare(this.partialKeys[0].eval(first), below) >= 0)
           break;
       }
-      const fns = this.aggs.map((a) => a.newFunction());
+      const cols = this.mergeCols;
+      for (const col of cols) {
+        col.clear();
+        col.add();
+      }
       for (;;) {
-        const rec = await merger.peek();
+        const rec = merger.head();
         if (rec === null || (rec !== first && cmp.compare(first, rec) !== 0)) break;
         const rt = rec.type as TypeRecord;
         for (let a = 0; a < na; a++) {
           fieldAt(rec, rt, nk + a, field);
-          fns[a].consumePartial(field);
+          cols[a].consumePartial(0, field);
         }
-        await merger.next(1);
+        const p = merger.advance();
+        if (p) await p;
       }
       const rt = first.type as TypeRecord;
       this.arena.begin();
@@ -514,7 +506,7 @@ export class Summarize implements Operator {
         this.rb.append(field.buf, field.off, field.len);
       }
       for (let a = 0; a < na; a++) {
-        const r = fns[a].result(this.zctx);
+        const r = cols[a].result(0, this.zctx);
         types[nk + a] = r.type;
         this.rb.append(r.buf, r.off, r.len);
       }
@@ -535,7 +527,7 @@ export class Summarize implements Operator {
       await this.spill.remove();
       this.spill = null;
     }
-    this.funcs = [];
+    for (const col of this.cols) col.clear();
   }
 
   async close(): Promise<void> {
