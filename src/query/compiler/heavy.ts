@@ -18,7 +18,7 @@ import { Join } from '../runtime/ops/join';
 import { Merge } from '../runtime/ops/merge';
 import { Over } from '../runtime/ops/over';
 import { ArraySource } from '../runtime/operator';
-import { lateralExpr } from './lateral';
+import { lateralExpr, stepsQuery, stepsSupport } from './lateral';
 import { ExprSwitch, Switch } from '../runtime/ops/switch';
 import { Fuse } from '../runtime/ops/fuse';
 import { Shape } from '../runtime/ops/shape';
@@ -114,16 +114,16 @@ function over(b: Builder, o: dag.Over, parent: Operator): Operator {
   const body = o.body;
   if (body === null) return new Over(b.env.ctx, parent, { exprs });
   const locals = o.defs.map((d) => ({ slot: d.slot, expr: b.expr(d.expr) }));
-  // Build the body once now, so its compile errors are reported before the query runs.
-  b.seq(body, [new ArraySource([])]);
-  return new Over(b.env.ctx, parent, {
-    exprs,
-    scope: {
-      frame: b.frame,
-      locals,
-      body: (source) => single(b, b.seq(body, [source])),
-    },
-  });
+  let make: (source: Operator) => Operator;
+  if (stepsSupport(body)) {
+    make = stepsQuery(b, body);
+  } else {
+    // Operators hold state, so each input value gets the body built anew.
+    // Build it once now so its compile errors come before the query runs.
+    b.seq(body, [new ArraySource([])]);
+    make = (source) => single(b, b.seq(body, [source]));
+  }
+  return new Over(b.env.ctx, parent, { exprs, scope: { frame: b.frame, locals, body: make } });
 }
 
 export function buildHeavy(b: Builder): Heavy {

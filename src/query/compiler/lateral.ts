@@ -16,6 +16,7 @@ import { appendTagged, RecordBuilder } from '../expr/recordbuilder';
 import { Traversal } from '../expr/traverse';
 import { Frame } from '../expr/vars';
 import { ValueArena } from '../runtime/arena';
+import { Operator } from '../runtime/operator';
 import { Cutter } from '../runtime/ops/cut';
 import { Dropper } from '../runtime/ops/drop';
 import { FilterFn } from '../runtime/ops/filter';
@@ -271,4 +272,58 @@ export class LateralExpr implements Expr {
 export function lateralExpr(b: Builder, e: dag.OverExpr): Expr {
   const body = e.body.map((o) => step(b, o));
   return new LateralExpr(b.zctx, b.frame, overStep(b, e.defs, b.exprs(e.exprs), body));
+}
+
+/** Can every operator of seq run as an in-memory step? */
+export function stepsSupport(seq: dag.Seq): boolean {
+  return seq.every((o) => {
+    switch (o.kind) {
+      case 'Pass':
+      case 'Filter':
+      case 'Yield':
+      case 'Put':
+      case 'Cut':
+      case 'Drop':
+      case 'Rename':
+      case 'Head':
+      case 'Tail':
+      case 'Sort':
+      case 'Uniq':
+      case 'Summarize':
+        return true;
+      case 'Over':
+        return o.body === null || stepsSupport(o.body);
+    }
+    return false;
+  });
+}
+
+/**
+ * A lateral query (the body of `over ... => (...)`) compiled once into
+ * steps: each instance reads all the values of its source, runs the steps
+ * and emits the result. Building operators anew for each input value would
+ * cost far more than running the steps.
+ */
+export function stepsQuery(b: Builder, seq: dag.Seq): (source: Operator) => Operator {
+  const steps = seq.map((o) => step(b, o));
+  const arena = new ValueArena();
+  return (source) => {
+    let done = false;
+    return {
+      async pull() {
+        if (done) return null;
+        done = true;
+        const vals: Value[] = [];
+        for (let batch = await source.pull(); batch; batch = await source.pull()) {
+          for (const v of batch) vals.push(v);
+        }
+        const out = run(steps, vals, arena);
+        return out.length > 0 ? out : null;
+      },
+      async close() {
+        done = true;
+        await source.close();
+      },
+    };
+  };
 }
