@@ -112,6 +112,13 @@ function summarizeStep(b: Builder, o: dag.Summarize): Step {
   };
 }
 
+/** Same body bytes, whatever the types (a null equals an empty body), as uniq compares. */
+function sameBody(a: Value, b: Value): boolean {
+  const al = Math.max(a.len, 0);
+  const bl = Math.max(b.len, 0);
+  return al === bl && a.buf.compare(b.buf, b.off, b.off + bl, a.off, a.off + al) === 0;
+}
+
 function uniqStep(b: Builder, cflag: boolean): Step {
   return (vals, arena) => {
     const out: Value[] = [];
@@ -119,18 +126,7 @@ function uniqStep(b: Builder, cflag: boolean): Step {
     while (i < vals.length) {
       let j = i + 1;
       const v = vals[i];
-      while (
-        j < vals.length &&
-        vals[j].len === v.len &&
-        v.buf.compare(
-          vals[j].buf,
-          vals[j].off,
-          vals[j].off + Math.max(vals[j].len, 0),
-          v.off,
-          v.off + Math.max(v.len, 0),
-        ) === 0
-      )
-        j++;
+      while (j < vals.length && sameBody(v, vals[j])) j++;
       if (!cflag) out.push(v);
       else {
         const rt = b.zctx.lookupTypeRecord([
