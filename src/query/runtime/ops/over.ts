@@ -15,20 +15,9 @@
 // value, in order (each sees the ones before), and stored in the scope's
 // frame for the body's variable references.
 
-import {
-  Type,
-  TypeArray,
-  TypeMap,
-  TypeNull,
-  TypeRecord,
-  TypeSet,
-  TypeString,
-} from '../../../zed/types';
-import { EMPTY, Value } from '../../../zed/value';
-import { readUvarint, uv } from '../../../zed/zcode';
-import { isMissing } from '../../expr/errors';
+import { Value } from '../../../zed/value';
 import { Expr } from '../../expr/expr';
-import { underValue } from '../../expr/path';
+import { Traversal } from '../../expr/traverse';
 import { Frame } from '../../expr/vars';
 import { ValueArena } from '../arena';
 import { QueryContext } from '../context';
@@ -51,10 +40,7 @@ export interface OverOptions {
 
 export class Over implements Operator {
   private readonly arena = new ValueArena();
-  private readonly under = new Value(TypeNull, EMPTY, 0, -1);
-  private readonly elemUnder = new Value(TypeNull, EMPTY, 0, -1);
-  private readonly mapTypes = new Map<Type, TypeRecord>();
-  private readonly fieldTypes = new Map<Type, TypeRecord>();
+  private readonly trav: Traversal;
   private batch: Value[] = [];
   private pos = 0;
   private eof = false;
@@ -65,7 +51,9 @@ export class Over implements Operator {
     private readonly ctx: QueryContext,
     private readonly parent: Operator,
     private readonly opts: OverOptions,
-  ) {}
+  ) {
+    this.trav = new Traversal(ctx.zctx);
+  }
 
   async pull(): Promise<Value[] | null> {
     if (this.closed) return null;
@@ -129,93 +117,7 @@ export class Over implements Operator {
 
   /** Appends the values self traverses to. */
   private traverse(self: Value, out: Value[]): void {
-    for (const e of this.opts.exprs) {
-      const v = e.eval(self);
-      if (isMissing(v)) continue;
-      this.appendOver(underValue(v, this.under), out);
-    }
-  }
-
-  private appendOver(v: Value, out: Value[]): void {
-    const arena = this.arena;
-    const t = v.type;
-    if (!(
-      t instanceof TypeArray ||
-      t instanceof TypeSet ||
-      t instanceof TypeMap ||
-      t instanceof TypeRecord
-    )) {
-      out.push(arena.copy(v));
-      return;
-    }
-    // A null container yields nothing.
-    if (v.len < 0) return;
-    const buf = v.buf;
-    const end = v.off + v.len;
-    let off = v.off;
-    const child = (): [number, number] => {
-      const tag = readUvarint(buf, off, end);
-      const start = uv.end;
-      const len = tag - 1;
-      off = start + (len > 0 ? len : 0);
-      return [start, len];
-    };
-    if (t instanceof TypeArray || t instanceof TypeSet) {
-      const elem = new Value(t.type, buf, 0, -1);
-      while (off < end) {
-        const [start, len] = child();
-        elem.set(t.type, buf, start, len);
-        out.push(arena.copy(underValue(elem, this.elemUnder)));
-      }
-    } else if (t instanceof TypeMap) {
-      const rt = this.mapType(t);
-      while (off < end) {
-        const [ks, kl] = child();
-        const [vs, vl] = child();
-        arena.begin();
-        arena.b.append(buf, ks, kl);
-        arena.b.append(buf, vs, vl);
-        out.push(arena.end(rt));
-      }
-    } else {
-      for (const f of t.fields) {
-        if (off >= end) break;
-        const [start, len] = child();
-        const rt = this.fieldType(f.type);
-        arena.begin();
-        const b = arena.b;
-        b.beginContainer();
-        const name = Buffer.from(f.name, 'utf8');
-        b.append(name, 0, name.length);
-        b.endContainer();
-        b.append(buf, start, len);
-        out.push(arena.end(rt));
-      }
-    }
-  }
-
-  private mapType(t: TypeMap): TypeRecord {
-    let rt = this.mapTypes.get(t);
-    if (!rt) {
-      rt = this.ctx.zctx.lookupTypeRecord([
-        { name: 'key', type: t.keyType },
-        { name: 'value', type: t.valType },
-      ]);
-      this.mapTypes.set(t, rt);
-    }
-    return rt;
-  }
-
-  private fieldType(t: Type): TypeRecord {
-    let rt = this.fieldTypes.get(t);
-    if (!rt) {
-      rt = this.ctx.zctx.lookupTypeRecord([
-        { name: 'key', type: this.ctx.zctx.lookupTypeArray(TypeString) },
-        { name: 'value', type: t },
-      ]);
-      this.fieldTypes.set(t, rt);
-    }
-    return rt;
+    for (const e of this.opts.exprs) this.trav.traverse(e.eval(self), this.arena, out);
   }
 
   async close(): Promise<void> {
