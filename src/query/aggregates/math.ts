@@ -172,24 +172,15 @@ function toTime(id: number, v: Value): Int | undefined {
   return x;
 }
 
-// The signed integer each integer type meets a type of the other
-// signedness at (the reference's coerce promote table).
-const promote = [
-  ID.Int8,
-  ID.Int16,
-  ID.Int32,
-  ID.Int64,
-  ID.Int128,
-  ID.Int256,
-  ID.Int8,
-  ID.Int16,
-  ID.Int32,
-  ID.Int64,
-  ID.Int128,
-  ID.Int256,
-  ID.Int64,
-  ID.Int64,
-];
+/**
+ * The signed integer type an integer type meets one of the other
+ * signedness at: unsigned types their signed twin, durations and times
+ * int64 (the reference's coercion promote table).
+ */
+function promote(id: number): number {
+  if (id <= ID.Uint256) return id + ID.Int8;
+  return id <= ID.Int256 ? id : ID.Int64;
+}
 
 /**
  * The type ID a state of type sid and a value of type vid coerce to (the
@@ -207,7 +198,7 @@ function coerceID(sid: number, v: Value, vid: number): number {
     const x = decodeUintBig(v.buf, v.off, v.len);
     if (x > MAX_INT64) return ID.Uint64;
   }
-  return Math.max(promote[sid], promote[vid]);
+  return Math.max(promote(sid), promote(vid));
 }
 
 /** The state kind values of type ID id accumulate in, or None. */

@@ -8,26 +8,7 @@ import { Operator, pullAll } from '../../../src/query/runtime/operator';
 import { Value } from '../../../src/zed/value';
 import { TypeBool } from '../../../src/zed/types';
 import { formatValue } from '../../../src/formats/zson';
-import { cmpInt, field, newCtx, run, src, TestSource, zson } from './helpers';
-
-/** head n as a test stand-in (the real one is another engineer's). */
-function head(parent: Operator, n: number): Operator {
-  let left = n;
-  return {
-    async pull() {
-      if (left <= 0) {
-        await parent.close();
-        return null;
-      }
-      const b = await parent.pull();
-      if (b === null) return null;
-      const out = b.slice(0, left);
-      left -= out.length;
-      return out;
-    },
-    close: () => parent.close(),
-  };
-}
+import { cmpInt, field, head, newCtx, run, src, TestSource, zson } from './helpers';
 
 function where(parent: Operator, pred: (v: Value) => boolean): Operator {
   return {

@@ -145,3 +145,22 @@ export function lines(text: string): string[] {
     .map((s) => s.trim())
     .filter((s) => s.length > 0);
 }
+
+/** `head n` as a test stand-in (the real one is another engineer's). */
+export function head(parent: Operator, n: number): Operator {
+  let left = n;
+  return {
+    async pull() {
+      if (left <= 0) {
+        await parent.close();
+        return null;
+      }
+      const b = await parent.pull();
+      if (b === null) return null;
+      const out = b.slice(0, left);
+      left -= out.length;
+      return out;
+    },
+    close: () => parent.close(),
+  };
+}

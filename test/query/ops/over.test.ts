@@ -9,7 +9,7 @@ import { Operator } from '../../../src/query/runtime/operator';
 import { QueryContext } from '../../../src/query/runtime/context';
 import { Type } from '../../../src/zed/types';
 import { ValueArena } from '../../../src/query/runtime/arena';
-import { field, lines, lit, newCtx, run, src } from './helpers';
+import { field, head, lines, lit, newCtx, run, src } from './helpers';
 
 /** `yield {name:expr, ...}` as a test stand-in. */
 function yieldRecord(ctx: QueryContext, parent: Operator, fields: [string, Expr][]): Operator {
@@ -34,21 +34,6 @@ function yieldRecord(ctx: QueryContext, parent: Operator, fields: [string, Expr]
         return arena.end(rb.type(types));
       });
       arena.seal();
-      return out;
-    },
-    close: () => parent.close(),
-  };
-}
-
-function head(parent: Operator, n: number): Operator {
-  let left = n;
-  return {
-    async pull() {
-      if (left <= 0) return null;
-      const b = await parent.pull();
-      if (b === null) return null;
-      const out = b.slice(0, left);
-      left -= out.length;
       return out;
     },
     close: () => parent.close(),

@@ -26,9 +26,8 @@ import { Value } from '../../../zed/value';
 import { readUvarint, uv } from '../../../zed/zcode';
 import { ValueArena } from '../arena';
 import { QueryContext } from '../context';
-import { BATCH_SIZE, Operator } from '../operator';
-import { VALUE_OVERHEAD } from './sort';
-import { SpillDir, SpillFile } from './spill';
+import { Operator } from '../operator';
+import { BufferingOperator } from './spill';
 
 interface IntFlags {
   signed: boolean;
@@ -94,76 +93,25 @@ class Anchor {
   }
 }
 
-export class Shape implements Operator {
-  private started = false;
-  private closed = false;
-  private vals: Value[] = [];
-  private pos = 0;
-  private bytes = 0;
-  private spill: SpillDir | null = null;
-  private file: SpillFile | null = null;
+export class Shape extends BufferingOperator {
   private readonly anchors = new Map<string, Anchor>();
   private readonly typeAnchor = new Map<Type, Anchor>();
   private readonly arena = new ValueArena();
 
-  constructor(
-    private readonly ctx: QueryContext,
-    private readonly parent: Operator,
-  ) {}
-
-  async pull(): Promise<Value[] | null> {
-    if (this.closed) return null;
-    try {
-      if (!this.started) {
-        this.started = true;
-        await this.consume();
-      }
-      this.ctx.checkCancelled();
-      let batch: Value[] | null;
-      if (this.file) {
-        batch = await this.file.read();
-      } else {
-        batch =
-          this.pos < this.vals.length ? this.vals.slice(this.pos, this.pos + BATCH_SIZE) : null;
-        this.pos += BATCH_SIZE;
-      }
-      if (batch === null) {
-        await this.finish();
-        return null;
-      }
-      const out = batch.map((v) => this.shape(v));
-      this.arena.seal();
-      return out;
-    } catch (e) {
-      await this.close();
-      throw e;
-    }
+  constructor(ctx: QueryContext, parent: Operator) {
+    super(ctx, parent);
   }
 
-  private async consume(): Promise<void> {
-    for (;;) {
-      this.ctx.checkCancelled();
-      const batch = await this.parent.pull();
-      if (batch === null) break;
-      for (const v of batch) this.update(v);
-      if (this.file) {
-        await this.file.write(batch);
-        continue;
-      }
-      for (const v of batch) {
-        this.vals.push(v);
-        this.bytes += (v.len > 0 ? v.len : 0) + VALUE_OVERHEAD;
-      }
-      if (this.bytes >= this.ctx.memoryLimit) {
-        this.spill = await SpillDir.create(this.ctx);
-        this.file = await this.spill.newFile();
-        for (let i = 0; i < this.vals.length; i += BATCH_SIZE) {
-          await this.file.write(this.vals.slice(i, i + BATCH_SIZE));
-        }
-        this.vals = [];
-      }
-    }
-    if (this.file) await this.file.rewind();
+  protected observe(batch: Value[]): void {
+    for (const v of batch) this.update(v);
+  }
+
+  protected prepare(): void {}
+
+  protected transform(batch: Value[]): Value[] {
+    const out = batch.map((v) => this.shape(v));
+    this.arena.seal();
+    return out;
   }
 
   private update(v: Value): void {
@@ -238,21 +186,5 @@ export class Shape implements Operator {
       else b.appendUint(Math.trunc(f));
     }
     return arena.end(to);
-  }
-
-  private async finish(): Promise<void> {
-    this.vals = [];
-    this.file = null;
-    if (this.spill) {
-      await this.spill.remove();
-      this.spill = null;
-    }
-  }
-
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    await this.finish();
-    await this.parent.close();
   }
 }

@@ -15,7 +15,7 @@ import { Expr } from '../../expr/expr';
 import { QueryContext } from '../context';
 import { BATCH_SIZE, Operator } from '../operator';
 import { Comparator, guessedKeyExpr, SortSpec, sortValues } from './sort-keys';
-import { BatchSource, MemorySource, RunMerger, SpillDir } from './spill';
+import { batchBytes, BatchSource, MemorySource, RunMerger, SpillDir } from './spill';
 
 export interface SortOptions {
   /** Sort keys, most significant first; empty to guess one from the first value. */
@@ -25,9 +25,6 @@ export interface SortOptions {
   /** `-nulls first`. */
   nullsFirst?: boolean;
 }
-
-/** Bytes charged per buffered value beyond its body (the Value object and its slot). */
-export const VALUE_OVERHEAD = 64;
 
 function flatten(batches: Value[][]): Value[] {
   if (batches.length === 1) return batches[0];
@@ -106,12 +103,7 @@ export class Sort implements Operator {
       if (this.closed) return;
       if (this.spec === null) this.spec = this.specFor(batch[0]);
       batches.push(batch);
-      let n = batch.length * VALUE_OVERHEAD;
-      for (let i = 0; i < batch.length; i++) {
-        const len = batch[i].len;
-        if (len > 0) n += len;
-      }
-      bytes += n;
+      bytes += batchBytes(batch);
       if (bytes >= limit) {
         await this.spillRun(flatten(batches));
         batches = [];

@@ -20,6 +20,7 @@ import { ZngWriter } from '../../../formats/zng/writer';
 import { TypeContext } from '../../../zed/context';
 import { Value } from '../../../zed/value';
 import { QueryContext } from '../context';
+import { BATCH_SIZE, Operator } from '../operator';
 import { Comparator, KeyCopy } from './sort-keys';
 
 /** Prefix of spill directory names (tests look for leftovers by it). */
@@ -132,6 +133,119 @@ export class SpillFile implements BatchSource {
     this.closed = true;
     await this.reader?.close();
     await this.fh.close();
+  }
+}
+
+/** Bytes charged per buffered value beyond its body (the Value object and its slot). */
+export const VALUE_OVERHEAD = 64;
+
+/** Bytes charged for holding the values of a batch. */
+export function batchBytes(batch: Value[]): number {
+  let n = batch.length * VALUE_OVERHEAD;
+  for (let i = 0; i < batch.length; i++) {
+    const len = batch[i].len;
+    if (len > 0) n += len;
+  }
+  return n;
+}
+
+/**
+ * An operator that reads its whole input before emitting anything (fuse,
+ * shape): the input is held in memory up to QueryContext.memoryLimit
+ * bytes, past that in a spill file, and replayed through transform().
+ */
+export abstract class BufferingOperator implements Operator {
+  private started = false;
+  private closed = false;
+  private vals: Value[] = [];
+  private pos = 0;
+  private bytes = 0;
+  private spill: SpillDir | null = null;
+  private file: SpillFile | null = null;
+
+  constructor(
+    protected readonly ctx: QueryContext,
+    private readonly parent: Operator,
+  ) {}
+
+  /** Sees each input batch as it is read. */
+  protected abstract observe(batch: Value[]): void;
+  /** Called once the whole input has been seen. */
+  protected abstract prepare(): void;
+  /** The output for a replayed batch. */
+  protected abstract transform(batch: Value[]): Value[];
+
+  /** True when the input was spilled to disk. */
+  get spilled(): boolean {
+    return this.spill !== null;
+  }
+
+  async pull(): Promise<Value[] | null> {
+    if (this.closed) return null;
+    try {
+      if (!this.started) {
+        this.started = true;
+        await this.consume();
+        this.prepare();
+      }
+      this.ctx.checkCancelled();
+      let batch: Value[] | null;
+      if (this.file) {
+        batch = await this.file.read();
+      } else {
+        batch =
+          this.pos < this.vals.length ? this.vals.slice(this.pos, this.pos + BATCH_SIZE) : null;
+        this.pos += BATCH_SIZE;
+      }
+      if (batch === null) {
+        await this.finish();
+        return null;
+      }
+      return this.transform(batch);
+    } catch (e) {
+      await this.close();
+      throw e;
+    }
+  }
+
+  private async consume(): Promise<void> {
+    for (;;) {
+      this.ctx.checkCancelled();
+      const batch = await this.parent.pull();
+      if (batch === null) break;
+      this.observe(batch);
+      if (this.file) {
+        await this.file.write(batch);
+        continue;
+      }
+      for (const v of batch) this.vals.push(v);
+      this.bytes += batchBytes(batch);
+      if (this.bytes >= this.ctx.memoryLimit) {
+        this.spill = await SpillDir.create(this.ctx);
+        this.file = await this.spill.newFile();
+        for (let i = 0; i < this.vals.length; i += BATCH_SIZE) {
+          await this.file.write(this.vals.slice(i, i + BATCH_SIZE));
+        }
+        this.vals = [];
+      }
+    }
+    if (this.file) await this.file.rewind();
+  }
+
+  private async finish(): Promise<void> {
+    this.vals = [];
+    this.file = null;
+    if (this.spill) {
+      await this.spill.remove();
+      this.spill = null;
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.finish();
+    await this.parent.close();
   }
 }
 
