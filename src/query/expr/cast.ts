@@ -7,16 +7,24 @@ import { formatValue } from '../../formats/zson';
 import { parseGoFloat } from '../../formats/zson/literal';
 import { parseDuration } from '../../zed/nano';
 import { parseIP, parseNet } from '../../zed/ipnet';
-import { decodeFloat, decodeString, decodeUintBig } from '../../zed/primitive';
+import {
+  decodeFloat,
+  decodeInt,
+  decodeString,
+  decodeUint,
+  decodeUintBig,
+} from '../../zed/primitive';
 import { validUTF8 } from '../../formats/zson/gotext';
 import {
   ID,
   isFloat,
+  isSigned,
   Type,
   TypeBool,
   TypeBytes,
   TypeDuration,
   TypeEnum,
+  TypeInt64,
   TypeIP,
   TypeNet,
   TypeString,
@@ -27,7 +35,7 @@ import { formatType } from '../../zed/typestring';
 import { toBool, toFloat, toInt, toUint } from './coerce';
 import { wrapError } from './errors';
 import { Scratch } from './scratch';
-import { parseAnyTime } from './timeparse';
+import { parseAnyTime, parseRFC3339Bytes } from './timeparse';
 
 export { parseAnyTime };
 
@@ -63,9 +71,70 @@ export function parseFloatText(s: string): number | undefined {
   return m[1] === '-' ? -v : v;
 }
 
+/** A 64-bit integer value written with one bigint operation (for times). */
+function intValue(out: Scratch, t: Type, v: bigint): Value {
+  const buf = out.reserve(8);
+  buf.writeBigUInt64LE(v >= 0n ? v << 1n : (-v << 1n) - 1n, 0);
+  let n = 8;
+  while (n > 0 && buf[n - 1] === 0) n--;
+  return out.view(t, buf, 0, n);
+}
+
 function floatToNs(f: number): bigint {
   if (!Number.isFinite(f) || Math.abs(f) >= 9223372036854775808) return -(2n ** 63n);
   return BigInt(Math.trunc(f));
+}
+
+const INT_MIN: Record<number, number> = {
+  [ID.Int8]: -128,
+  [ID.Int16]: -32768,
+  [ID.Int32]: -(2 ** 31),
+};
+const INT_MAX: Record<number, number> = {
+  [ID.Int8]: 127,
+  [ID.Int16]: 32767,
+  [ID.Int32]: 2 ** 31 - 1,
+};
+const UINT_MAX_NUM: Record<number, number> = {
+  [ID.Uint8]: 255,
+  [ID.Uint16]: 65535,
+  [ID.Uint32]: 2 ** 32 - 1,
+};
+
+/**
+ * The integer value of v as a number when that is quick and exact (short
+ * integer encodings, floats below 2^53, short decimal strings; a sign only
+ * when signed); NaN sends the caller to the exact (bigint) conversion.
+ */
+function quickInt(v: Value, signed: boolean): number {
+  const id = v.type.under.id;
+  const len = v.len;
+  if (len <= 6) {
+    if (isSigned(id)) return decodeInt(v.buf, v.off, Math.max(len, 0));
+    if (id <= ID.Uint256) return decodeUint(v.buf, v.off, Math.max(len, 0));
+  }
+  if (isFloat(id)) {
+    const f = decodeFloat(v.buf, v.off, len);
+    return f > -(2 ** 53) && f < 2 ** 53 ? Math.trunc(f) + 0 : NaN;
+  }
+  if (id === ID.String && len > 0 && len <= 15) {
+    const buf = v.buf;
+    let i = v.off;
+    const end = i + len;
+    let neg = false;
+    if (signed && (buf[i] === 0x2d || buf[i] === 0x2b)) {
+      neg = buf[i] === 0x2d;
+      if (++i === end) return NaN;
+    }
+    let n = 0;
+    for (; i < end; i++) {
+      const d = buf[i] - 0x30;
+      if (d < 0 || d > 9) return NaN;
+      n = n * 10 + d;
+    }
+    return neg ? -n : n;
+  }
+  return NaN;
 }
 
 /** The caster to primitive type t, or null when t is not a castable primitive. */
@@ -86,7 +155,11 @@ export function primitiveCaster(zctx: TypeContext, t: Type): Caster | null {
     case ID.Int64: {
       const f = fail(`cannot cast to ${formatType(t)}`);
       const range = INT_RANGE[t.id];
+      const lo = INT_MIN[t.id] ?? -Infinity;
+      const hi = INT_MAX[t.id] ?? Infinity;
       return (v, out) => {
+        const n = quickInt(v, true);
+        if (n === n) return n < lo || n > hi ? f(v) : out.int(t, n);
         const i = toInt(v);
         if (i === undefined || (range && (i < range[0] || i > range[1]))) return f(v);
         return out.int(t, i);
@@ -98,7 +171,11 @@ export function primitiveCaster(zctx: TypeContext, t: Type): Caster | null {
     case ID.Uint64: {
       const f = fail(`cannot cast to ${formatType(t)}`);
       const max = UINT_MAX[t.id];
+      const hi = UINT_MAX_NUM[t.id] ?? Infinity;
       return (v, out) => {
+        const n = quickInt(v, false);
+        // Negative numbers take the exact path (durations and times wrap).
+        if (n >= 0) return n > hi ? f(v) : out.uint(t, n);
         const u = toUint(v);
         if (u === undefined || (max !== undefined && u > max)) return f(v);
         return out.uint(t, u);
@@ -109,10 +186,13 @@ export function primitiveCaster(zctx: TypeContext, t: Type): Caster | null {
     case ID.Float64: {
       const f = fail(`cannot cast to ${formatType(t)}`);
       return (v, out) => {
+        const id = v.type.under.id;
         const x =
-          v.type.under.id === ID.String
+          id === ID.String
             ? parseFloatText(decodeString(v.buf, v.off, Math.max(v.len, 0)))
-            : toFloat(v);
+            : v.len <= 6 && isSigned(id)
+              ? decodeInt(v.buf, v.off, Math.max(v.len, 0))
+              : toFloat(v);
         if (x === undefined) return f(v);
         return out.float(t, x);
       };
@@ -167,6 +247,8 @@ export function primitiveCaster(zctx: TypeContext, t: Type): Caster | null {
         if (id === ID.Time) return v;
         if (v.len < 0) return out.int(TypeTime, 0);
         if (id === ID.String) {
+          const quick = parseRFC3339Bytes(v.buf, v.off, v.len);
+          if (quick !== undefined) return intValue(out, TypeTime, quick);
           const s = decodeString(v.buf, v.off, v.len);
           let ts = parseAnyTime(s);
           if (ts === undefined) {
@@ -201,6 +283,9 @@ export function primitiveCaster(zctx: TypeContext, t: Type): Caster | null {
           return out.string(TypeString, sym);
         }
         if (id === ID.String) return out.view(TypeString, v.buf, v.off, v.len);
+        if (v.type === TypeInt64 && v.len <= 6) {
+          return out.string(TypeString, String(decodeInt(v.buf, v.off, v.len)));
+        }
         return out.string(TypeString, formatValue(v));
       };
     case ID.Bytes:

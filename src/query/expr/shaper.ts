@@ -350,6 +350,8 @@ class Step {
     let changed = false;
     const children = this.children;
     const end = off + len;
+    let at = 0;
+    let p = off;
     for (let i = 0; i < children.length; i++) {
       const child = children[i];
       if (child.op === Op.Null) {
@@ -357,9 +359,13 @@ class Step {
         types[i] = child.toType;
         continue;
       }
-      // Seek the input field (input fields may be in any order).
-      let p = off;
-      for (let k = 0; k < child.fromIndex; k++) {
+      // Seek the input field: onward from the last one when the fields
+      // come in input order, else from the start.
+      if (child.fromIndex < at) {
+        at = 0;
+        p = off;
+      }
+      for (; at < child.fromIndex; at++) {
         const tag = readUvarint(buf, p, end);
         p = uv.end + (tag > 0 ? tag - 1 : 0);
       }

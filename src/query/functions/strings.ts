@@ -138,31 +138,6 @@ registerFunction(
   }),
 );
 
-/** Go's strings.ReplaceAll. */
-export function replaceAll(s: string, old: string, rep: string): string {
-  if (old === '') {
-    let r = rep;
-    for (const ch of s) r += ch + rep;
-    return r;
-  }
-  return s.split(old).join(rep);
-}
-
-registerFunction(
-  'replace',
-  valueFunction(3, 3, ({ zctx }) => {
-    const out = new Scratch();
-    return ([s, old, rep]) => {
-      if (!isString(s) || !isString(old) || !isString(rep)) {
-        return newError(zctx, 'replace: string arg required');
-      }
-      if (s.len < 0) return out.null(TypeString);
-      if (old.len < 0 || rep.len < 0) return newError(zctx, 'replace: an input arg is null');
-      return out.string(TypeString, replaceAll(goString(s), goString(old), goString(rep)));
-    };
-  }),
-);
-
 /** Index of needle (bytes) in buf[from, end), or -1. */
 function indexOfBytes(
   buf: Buffer,
@@ -181,6 +156,47 @@ function indexOfBytes(
   }
   return -1;
 }
+
+registerFunction(
+  'replace',
+  valueFunction(3, 3, ({ zctx }) => {
+    const b = new Builder(256);
+    const out = new Scratch();
+    return ([s, old, rep]) => {
+      if (!isString(s) || !isString(old) || !isString(rep)) {
+        return newError(zctx, 'replace: string arg required');
+      }
+      if (s.len < 0) return out.null(TypeString);
+      if (old.len < 0 || rep.len < 0) return newError(zctx, 'replace: an input arg is null');
+      // Go's strings.ReplaceAll on the bytes: an empty old string matches
+      // before each rune and at the end.
+      b.reset();
+      const buf = s.buf;
+      const end = s.off + s.len;
+      if (old.len === 0) {
+        b.appendRaw(rep.buf, rep.off, rep.len);
+        for (let i = s.off; i < end;) {
+          const n = buf[i] < 0x80 ? 1 : utf8SeqLen(buf, i, end) || 1;
+          b.appendRaw(buf, i, n);
+          b.appendRaw(rep.buf, rep.off, rep.len);
+          i += n;
+        }
+      } else {
+        let p = s.off;
+        for (;;) {
+          const at = indexOfBytes(buf, p, end, old.buf, old.off, old.len);
+          if (at < 0) break;
+          b.appendRaw(buf, p, at - p);
+          b.appendRaw(rep.buf, rep.off, rep.len);
+          p = at + old.len;
+        }
+        if (p === s.off) return out.view(TypeString, buf, s.off, s.len);
+        b.appendRaw(buf, p, end - p);
+      }
+      return out.view(TypeString, b.buf, 0, b.len);
+    };
+  }),
+);
 
 registerFunction(
   'split',

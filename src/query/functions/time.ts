@@ -2,12 +2,13 @@
 // the reference; times are formatted in UTC).
 
 import { daysFromCivil } from '../../zed/nano';
-import { decodeFloat, decodeIntBig, decodeUintBig } from '../../zed/primitive';
+import { decodeFloat, decodeInt, decodeIntBig, decodeUintBig } from '../../zed/primitive';
 import {
   ID,
   isFloat,
   isInteger,
   isSigned,
+  Type,
   TypeDuration,
   TypeString,
   TypeTime,
@@ -52,12 +53,86 @@ function toTime(v: Value): bigint | undefined {
   return undefined;
 }
 
+/**
+ * The bins of non-negative times (and durations) with the last bin
+ * remembered: values in a stream tend to fall in the bin of the value
+ * before, and then the answer is found by comparing 32-bit halves of the
+ * zig-zag encodings (2t), with no bigint arithmetic.
+ */
+class BinCache {
+  private bin = 0;
+  private startHi = 1;
+  private startLo = 0;
+  private endHi = 0;
+  private endLo = 0;
+  private readonly buf = Buffer.alloc(8);
+  private len = 0;
+
+  /** The start of t's bin, or null when t is negative or not in int64 form. */
+  lookup(buf: Buffer, off: number, len: number, bin: number, out: Scratch, t: Type): Value | null {
+    if (len > 8 || (len > 0 && (buf[off] & 1) === 1) || !(bin > 0)) return null;
+    let lo: number;
+    let hi: number;
+    if (len === 8) {
+      lo = buf.readUInt32LE(off);
+      hi = buf.readUInt32LE(off + 4);
+    } else {
+      lo = 0;
+      hi = 0;
+      let scale = 1;
+      for (let i = 0; i < len; i++, scale *= 256) {
+        if (i === 4) scale = 1;
+        if (i < 4) lo += buf[off + i] * scale;
+        else hi += buf[off + i] * scale;
+      }
+    }
+    if (
+      bin !== this.bin ||
+      hi < this.startHi ||
+      (hi === this.startHi && lo < this.startLo) ||
+      hi > this.endHi ||
+      (hi === this.endHi && lo >= this.endLo)
+    ) {
+      this.fill(hi, lo, bin);
+    }
+    return out.view(t, this.buf, 0, this.len);
+  }
+
+  private fill(hi: number, lo: number, bin: number): void {
+    const v = ((BigInt(hi) << 32n) | BigInt(lo)) >> 1n;
+    const b = BigInt(bin);
+    const start = v - (v % b);
+    const zz = start << 1n;
+    const zzEnd = (start + b) << 1n;
+    this.bin = bin;
+    this.startHi = Number(zz >> 32n);
+    this.startLo = Number(zz & 0xffffffffn);
+    // A bin reaching past int64 ends at the top of the range.
+    const end = zzEnd >= 1n << 64n ? (1n << 64n) - 1n : zzEnd;
+    this.endHi = Number(end >> 32n);
+    this.endLo = Number(end & 0xffffffffn);
+    this.buf.writeBigUInt64LE(zz, 0);
+    let n = 8;
+    while (n > 0 && this.buf[n - 1] === 0) n--;
+    this.len = n;
+  }
+}
+
 /** bucket(ts, bin) and every(bin) (ts from `this`). */
 function bucket(name: string) {
   return valueFunction(name === 'every' ? 1 : 2, name === 'every' ? 1 : 2, ({ zctx }) => {
     const out = new Scratch();
+    const cache = new BinCache();
     return ([ts, binv]) => {
       if (ts.len < 0 || binv.len < 0) return out.null(TypeTime);
+      const tid = ts.type.under.id;
+      if (binv.type === TypeDuration && binv.len <= 6 && (tid === ID.Time || tid === ID.Duration)) {
+        // The common case: a time and a short duration.
+        const tt = tid === ID.Time ? TypeTime : TypeDuration;
+        const bin = decodeInt(binv.buf, binv.off, binv.len);
+        const r = cache.lookup(ts.buf, ts.off, ts.len, bin, out, tt);
+        if (r !== null) return r;
+      }
       let bin: bigint;
       if (binv.type === TypeDuration) {
         bin = decodeIntBig(binv.buf, binv.off, binv.len);

@@ -1,7 +1,8 @@
 // Strings the cast to time accepts (the forms of the date library the
 // reference uses, with its expected instants in UTC) and ones it rejects.
 
-import { parseAnyTime } from '../../../src/query/expr/timeparse';
+import fc from 'fast-check';
+import { parseAnyTime, parseRFC3339Bytes } from '../../../src/query/expr/timeparse';
 import { formatTime } from '../../../src/zed/nano';
 
 const accepted: [string, string][] = [
@@ -334,5 +335,34 @@ describe('parseAnyTime', () => {
   });
   test.each(rejected)('rejects %j', (text) => {
     expect(parseAnyTime(text)).toBeUndefined();
+  });
+});
+
+describe('parseRFC3339Bytes', () => {
+  const pad = (n: number, w: number) => String(n).padStart(w, '0');
+  test('agrees with the general parser', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 9999 }),
+        fc.integer({ min: 0, max: 13 }),
+        fc.integer({ min: 0, max: 32 }),
+        fc.integer({ min: 0, max: 24 }),
+        fc.integer({ min: 0, max: 60 }),
+        fc.integer({ min: 0, max: 60 }),
+        fc.option(fc.stringMatching(/^[0-9]{1,12}$/)),
+        fc.constantFrom('Z', '+01:30', '-07:00', '+0100', 'z', ''),
+        (y, mo, d, h, mi, s, frac, zone) => {
+          const text = `${pad(y, 4)}-${pad(mo, 2)}-${pad(d, 2)}T${pad(h, 2)}:${pad(mi, 2)}:${pad(s, 2)}${frac === null ? '' : '.' + frac}${zone}`;
+          const b = Buffer.from(text);
+          const quick = parseRFC3339Bytes(b, 0, b.length);
+          if (quick !== undefined) expect(quick).toBe(parseAnyTime(text));
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+  test('times past 2262 wrap as the reference does and do not throw', () => {
+    const b = Buffer.from('9999-12-31T23:59:59Z');
+    expect(parseRFC3339Bytes(b, 0, b.length)).toBe(parseAnyTime('9999-12-31T23:59:59Z'));
   });
 });
