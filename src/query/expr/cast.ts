@@ -71,6 +71,23 @@ export function parseFloatText(s: string): number | undefined {
   return m[1] === '-' ? -v : v;
 }
 
+/** The decimal text of a safe integer as a string value, digits written in place. */
+function decimal(out: Scratch, n: number): Value {
+  const buf = out.reserve(20);
+  let len = 0;
+  if (n < 0) {
+    buf[len++] = 0x2d;
+    n = -n;
+  }
+  let digits = 1;
+  for (let x = n; x >= 10; x = Math.floor(x / 10)) digits++;
+  for (let i = len + digits - 1; i >= len; i--) {
+    buf[i] = 0x30 + (n % 10);
+    n = Math.floor(n / 10);
+  }
+  return out.view(TypeString, buf, 0, len + digits);
+}
+
 /** A 64-bit integer value written with one bigint operation (for times). */
 function intValue(out: Scratch, t: Type, v: bigint): Value {
   const buf = out.reserve(8);
@@ -284,7 +301,7 @@ export function primitiveCaster(zctx: TypeContext, t: Type): Caster | null {
         }
         if (id === ID.String) return out.view(TypeString, v.buf, v.off, v.len);
         if (v.type === TypeInt64 && v.len <= 6) {
-          return out.string(TypeString, String(decodeInt(v.buf, v.off, v.len)));
+          return decimal(out, decodeInt(v.buf, v.off, v.len));
         }
         return out.string(TypeString, formatValue(v));
       };

@@ -527,8 +527,9 @@ export class ConstShaper implements Expr {
     const b = this.b;
     b.reset();
     const t = step.build(this.zctx, v.buf, v.off, v.len, b);
-    const body = b.body();
-    return out.view(t, body.buf, body.off, body.len);
+    // The one value built, without its tag.
+    const tag = readUvarint(b.buf, 0, b.len);
+    return out.view(t, b.buf, uv.end, tag - 1);
   }
 }
 
