@@ -64,7 +64,7 @@ async function mustBeCleanRead(input: Buffer, chunk: number): Promise<void> {
     expect(e.format).toBe('json');
     expect(e.message.length).toBeGreaterThan(0);
   }
-  expect(Date.now() - started).toBeLessThan(2000);
+  expect(Date.now() - started).toBeLessThan(10000);
 }
 
 test('random bytes', async () => {

@@ -284,7 +284,7 @@ describe('zeek reader: limits', () => {
     const start = Date.now();
     const e = await failure(`#separator \\x09\n#fields\t${name}\n#types\tint\n1\n`);
     expect(e.message).toBe('line 4: zeek field names nested too deeply');
-    expect(Date.now() - start).toBeLessThan(2000);
+    expect(Date.now() - start).toBeLessThan(10000);
   });
 
   it('skips lines over 50 MiB, as the reference does', async () => {

@@ -75,7 +75,7 @@ async function tryRead(text: Buffer, chunk: number): Promise<number | FormatErro
     );
   } finally {
     // A case is bounded in time: about 20 KB of input may not take long.
-    expect(Date.now() - started).toBeLessThan(2000);
+    expect(Date.now() - started).toBeLessThan(10000);
   }
 }
 

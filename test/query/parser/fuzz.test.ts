@@ -99,7 +99,7 @@ function check(q: string): void {
     expect(e.line).toBeGreaterThanOrEqual(1);
     expect(e.column).toBeGreaterThanOrEqual(1);
   }
-  expect(performance.now() - t0).toBeLessThan(1000);
+  expect(performance.now() - t0).toBeLessThan(10000);
 }
 
 type Edit = { at: number; kind: number; pick: number; len: number };
