@@ -26,7 +26,7 @@ export class OutputFlags {
     this.format = fs.string(
       'f',
       defaultFormat,
-      'format for output data [arrows,csv,json,parquet,tsv,vng,zeek,zjson,zng,zson]',
+      'format for output data [arrows,csv,json,parquet,table,text,tsv,vng,zeek,zjson,zng,zson]',
     );
     this.json = fs.bool('j', false, 'use line-oriented JSON output independent of -f option');
     this.zson = fs.bool('z', false, 'use line-oriented ZSON output independent of -f option');

@@ -7,6 +7,8 @@ import { Format } from './io';
 import { jsonFormat, ndjsonFormat } from './json';
 import { lineFormat } from './line';
 import { parquetFormat } from './parquet';
+import { tableFormat } from './table';
+import { textFormat } from './text';
 import { tsvFormat } from './tsv';
 import { vngFormat } from './vng';
 import { zeekFormat } from './zeek';
@@ -21,6 +23,8 @@ export const formats: readonly Format[] = [
   ndjsonFormat,
   lineFormat,
   parquetFormat,
+  tableFormat,
+  textFormat,
   tsvFormat,
   vngFormat,
   zeekFormat,

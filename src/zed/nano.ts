@@ -53,7 +53,7 @@ function pad2(n: number): string {
 
 // Days since 1970-01-01 to (year, month, day), proleptic Gregorian
 // (Howard Hinnant's civil_from_days).
-function civilFromDays(z: number): [number, number, number] {
+export function civilFromDays(z: number): [number, number, number] {
   z += 719468;
   const era = Math.floor(z / 146097);
   const doe = z - era * 146097;
