@@ -1,7 +1,7 @@
 // Shared benchmark plumbing: test data made by repeating the sample logs,
 // timing, and the JSON-lines protocol between a case and the runner.
 
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 
@@ -46,13 +46,33 @@ export function now(): bigint {
  * peak in a freshly spawned child.
  */
 export function peakRssMB(): number {
+  const mb = procPeakRssMB('self');
+  return Number.isNaN(mb) ? process.resourceUsage().maxRSS / 1024 : mb;
+}
+
+/** Peak RSS (VmHWM) of another process in MB, or NaN where /proc is missing. */
+export function procPeakRssMB(pid: number | 'self'): number {
   try {
-    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     if (m) return Number(m[1]) / 1024;
   } catch {
-    // not Linux
+    // not Linux, or the process is gone
   }
-  return process.resourceUsage().maxRSS / 1024;
+  return NaN;
+}
+
+/**
+ * Resets a process's peak RSS to its current RSS (Linux: writing 5 to
+ * /proc/<pid>/clear_refs), so the next procPeakRssMB covers only what ran
+ * since. Returns false where that is not allowed.
+ */
+export function resetPeakRss(pid: number | 'self'): boolean {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, '5');
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export interface Result {
@@ -69,6 +89,35 @@ export interface Result {
 /** Emits a result line for the runner. */
 export function report(r: Result): void {
   process.stdout.write('RESULT ' + JSON.stringify(r) + '\n');
+}
+
+/**
+ * A figure judged against its target, e.g. a ratio zlake/DuckDB that must
+ * be at most 1. The runner lists every check in a table after the figures.
+ */
+export interface Check {
+  /** What is judged, e.g. "count(): zlake / DuckDB-NDJSON". */
+  name: string;
+  /** The issue whose target this is, e.g. "#4". */
+  issue?: string;
+  value: number;
+  /** The bound, e.g. 1 for "≤ 1×" or 200000 for "≥ 200k records/s". */
+  target: number;
+  /** "max" when value must be ≤ target, "min" when it must be ≥ target. */
+  kind: 'max' | 'min';
+  /** Unit for display: "×", "records/s", "MB", "%". */
+  unit: string;
+  note?: string;
+}
+
+/** Emits a check line for the runner. NaN (not measured) counts as missed. */
+export function check(c: Check): void {
+  process.stdout.write('CHECK ' + JSON.stringify(c) + '\n');
+}
+
+/** Whether a check's value meets its target. */
+export function checkMet(c: Check): boolean {
+  return c.kind === 'max' ? c.value <= c.target : c.value >= c.target;
 }
 
 /** Median of several timings. */

@@ -1,7 +1,8 @@
-// Format speed on ≥1M records made by repeating the sample Zeek logs:
-// ZNG read/write, ZSON parse/write, JSON read, beside Node's JSON.parse of
-// the same records as NDJSON; and peak RSS while streaming 2 GB inputs.
-// Each measurement runs in its own process so its peak RSS is its own.
+// Issue 2, format speed on ≥1M records made by repeating the sample Zeek
+// logs: ZNG read/write, ZSON parse/write, JSON read, beside Node's
+// JSON.parse of the same records as NDJSON; and peak RSS while streaming
+// 2 GB inputs. Each measurement runs in its own process so its peak RSS is
+// its own; the targets are judged on the rates of this run.
 
 import { spawnSync } from 'node:child_process';
 import {
@@ -27,7 +28,18 @@ import { decodeZng } from '../../src/formats/zng';
 import { zsonFormat } from '../../src/formats/zson';
 import { TypeContext } from '../../src/zed/context';
 import { Value } from '../../src/zed/value';
-import { ensureDataDir, fileSize, now, peakRssMB, report, sample, sampleLogs, since } from '../lib';
+import {
+  check,
+  ensureDataDir,
+  fileSize,
+  now,
+  peakRssMB,
+  report,
+  Result,
+  sample,
+  sampleLogs,
+  since,
+} from '../lib';
 
 const N = Number(process.env.BENCH_RECORDS ?? 1_000_000);
 const dir = ensureDataDir();
@@ -315,12 +327,53 @@ async function main(): Promise<void> {
     return;
   }
   await prepare();
+  const results = new Map<string, Result>();
   for (const m of Object.keys(measures)) {
     const r = spawnSync(process.execPath, ['--max-old-space-size=4096', __filename, m], {
-      stdio: ['ignore', 'inherit', 'inherit'],
+      encoding: 'utf8',
+      maxBuffer: 1 << 24,
+      stdio: ['ignore', 'pipe', 'inherit'],
     });
+    process.stdout.write(r.stdout ?? '');
+    for (const line of (r.stdout ?? '').split('\n'))
+      if (line.startsWith('RESULT ')) {
+        const x = JSON.parse(line.slice(7)) as Result;
+        results.set(x.name, x);
+      }
     if (r.status !== 0) process.exitCode = 1;
   }
+  // Issue 2's targets, judged on rates measured in this run.
+  const rate = (name: string) => {
+    const x = results.get(name);
+    return x?.records && x.seconds ? x.records / x.seconds : NaN;
+  };
+  const parse = rate('Node JSON.parse (NDJSON lines, baseline)');
+  check({
+    name: 'ZNG read (LZ4) / JSON.parse, records/s',
+    issue: '#2',
+    value: rate('ZNG read, LZ4 (every field walked)') / parse,
+    target: 2,
+    kind: 'min',
+    unit: '×',
+  });
+  check({
+    name: 'JSON.parse / JSON read into Zed values, time',
+    issue: '#2',
+    value: parse / rate('JSON read into Zed values'),
+    target: 2,
+    kind: 'max',
+    unit: '×',
+    note: '"within 2× of the JSON.parse rate"',
+  });
+  for (const f of ['ZNG', 'JSON', 'ZSON'])
+    check({
+      name: `${f} read streaming 2 GB: peak RSS`,
+      issue: '#2',
+      value: results.get(`${f} read streaming 2 GB`)?.rssMB ?? NaN,
+      target: 300,
+      kind: 'max',
+      unit: 'MB',
+    });
 }
 
 void main();

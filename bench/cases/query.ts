@@ -1,0 +1,225 @@
+// Issues 4 and 5: queries through the service from a stored pool on a warm
+// zlake server, each beside DuckDB running the same query on the same
+// records as NDJSON (read_json_auto on the file) and as a native table.
+//
+// Data: the Zeek-DNS-like set of bench/dnsdata.ts, loaded as ZNG into a pool
+// keyed by ts. zlake's time is the client's wall time from sending the
+// request to the last byte of the ZNG response (compile, scan, operators,
+// encoding and HTTP included); DuckDB's is `connection.run()` in an open
+// connection, which materializes the whole result in DuckDB's memory. Each
+// query runs once to warm up and then BENCH_RUNS times (default 5), the
+// three systems interleaved run by run so that load from other processes on
+// the machine falls on all of them alike; the figures are medians. Each
+// DuckDB (NDJSON and table) has its own child process and the server its
+// own, so each peak RSS is per system and, reset before every query, per
+// query.
+
+import { dnsData } from '../dnsdata';
+import { Duck, DuckResult } from '../duckdb';
+import { createPool, load, queryZng, Response, startServer, zngValues } from '../lake';
+import { check, fileSize, median, report } from '../lib';
+
+const N = Number(process.env.BENCH_RECORDS ?? 1_000_000);
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+
+interface Query {
+  label: string;
+  issue: string;
+  /** The operators after `from dns | `. */
+  zed: string;
+  /** The SQL, with {t} for the table expression. */
+  sql: string;
+  /** Target for zlake / DuckDB-on-NDJSON. */
+  target: number;
+  /** Run only where the engine lacks something `zed` needs. */
+  fallbackFor?: string;
+}
+
+async function main(): Promise<void> {
+  const data = await dnsData(N);
+  const ndjsonTable = `read_json_auto('${data.ndjson}')`;
+  const queries: Query[] = [
+    {
+      label: 'count()',
+      issue: '#4',
+      zed: 'count()',
+      sql: 'SELECT count(*) FROM {t}',
+      target: 1,
+    },
+    {
+      label: 'count() by qtype_name',
+      issue: '#4',
+      zed: 'count() by qtype_name',
+      sql: 'SELECT qtype_name, count(*) FROM {t} GROUP BY qtype_name',
+      target: 1,
+    },
+    {
+      label: `search query=="${data.needle}"`,
+      issue: '#4',
+      zed: `query=="${data.needle}"`,
+      sql: `SELECT * FROM {t} WHERE query = '${data.needle}'`,
+      target: 1,
+    },
+    {
+      label: 'sort rtt (all records)',
+      issue: '#4',
+      zed: 'sort rtt',
+      sql: 'SELECT * FROM {t} ORDER BY rtt',
+      target: 2,
+    },
+    {
+      label: 'cut ts,query',
+      issue: '#4',
+      zed: 'cut ts,query',
+      sql: 'SELECT ts, query FROM {t}',
+      target: 2,
+    },
+    {
+      label: 'count(), sum(rtt), dcount(id.orig_h) by query',
+      issue: '#5',
+      zed: 'summarize count(), sum(rtt), dcount(id.orig_h) by query',
+      sql: 'SELECT query, count(*), sum(rtt), approx_count_distinct(id.orig_h) FROM {t} GROUP BY query',
+      target: 1.5,
+    },
+    {
+      label: 'count(), sum(rtt) by query',
+      issue: '#5',
+      zed: 'summarize count(), sum(rtt) by query',
+      sql: 'SELECT query, count(*), sum(rtt) FROM {t} GROUP BY query',
+      target: 1.5,
+      fallbackFor: 'count(), sum(rtt), dcount(id.orig_h) by query',
+    },
+  ];
+
+  const server = await startServer();
+  const duckJson = await Duck.start();
+  const duckTable = await Duck.start();
+  try {
+    const port = server.port;
+    await createPool(port, 'dns', 'ts');
+    const loadSecs = await load(port, 'dns', data.zng, 'application/x-zng');
+    report({
+      name: 'zlake: load the pool (ZNG over HTTP)',
+      records: N,
+      bytes: fileSize(data.zng),
+      seconds: loadSecs,
+      note: 'setup, not a query',
+    });
+    const created = await duckTable.run(`CREATE TABLE dns AS SELECT * FROM ${ndjsonTable}`);
+    report({
+      name: 'DuckDB: CREATE TABLE from the NDJSON',
+      records: N,
+      bytes: fileSize(data.ndjson),
+      seconds: created.seconds,
+      note: 'setup, not a query',
+    });
+    const threads = (await duckTable.run("SELECT current_setting('threads')")).first;
+
+    const failed = new Set<string>();
+    let zlakePeak = 0;
+    for (const q of queries) {
+      if (q.fallbackFor && !failed.has(q.fallbackFor)) continue;
+      const zedQuery = `from dns | ${q.zed}`;
+      const jsonSql = q.sql.replace('{t}', ndjsonTable);
+      const tableSql = q.sql.replace('{t}', 'dns');
+
+      // Warm-up, and the answers compared.
+      let warm: Response;
+      try {
+        warm = await queryZng(port, zedQuery);
+      } catch (e) {
+        const msg = (e as Error).message.split('\n')[0];
+        failed.add(q.label);
+        report({ name: `${q.label}: zlake`, note: `FAILED: ${msg}` });
+        check({
+          name: `${q.label}: zlake / DuckDB-NDJSON`,
+          issue: q.issue,
+          value: NaN,
+          target: q.target,
+          kind: 'max',
+          unit: '×',
+          note: `zlake cannot run it: ${msg}`,
+        });
+        continue;
+      }
+      const vals = zngValues(warm.body);
+      const dj = await duckJson.run(jsonSql);
+      const dt = await duckTable.run(tableSql);
+      if (vals.length !== dj.rows || dj.rows !== dt.rows)
+        throw new Error(
+          `${q.label}: zlake returned ${vals.length} rows, DuckDB ${dj.rows} (NDJSON) and ${dt.rows} (table)`,
+        );
+
+      server.resetPeak();
+      duckJson.resetPeak();
+      duckTable.resetPeak();
+      const z: number[] = [];
+      const j: DuckResult[] = [];
+      const t: DuckResult[] = [];
+      let bytes = 0;
+      for (let i = 0; i < RUNS; i++) {
+        const r = await queryZng(port, zedQuery);
+        bytes = r.body.length;
+        z.push(r.seconds);
+        j.push(await duckJson.run(jsonSql));
+        t.push(await duckTable.run(tableSql));
+      }
+      const zs = median(z);
+      const js = median(j.map((x) => x.seconds));
+      const ts = median(t.map((x) => x.seconds));
+      const zPeak = server.peakRssMB();
+      zlakePeak = Math.max(zlakePeak, zPeak);
+      const runs = (xs: number[]) => xs.map((x) => x.toFixed(3)).join(' ');
+      report({
+        name: `${q.label}: zlake`,
+        records: N,
+        seconds: zs,
+        rssMB: zPeak,
+        note: `${vals.length} rows, ${(bytes / 1e6).toFixed(1)} MB ZNG; runs ${runs(z)}`,
+      });
+      report({
+        name: `${q.label}: DuckDB NDJSON`,
+        records: N,
+        bytes: fileSize(data.ndjson),
+        seconds: js,
+        rssMB: duckJson.peakRssMB(),
+        note: `runs ${runs(j.map((x) => x.seconds))}`,
+      });
+      report({
+        name: `${q.label}: DuckDB table`,
+        records: N,
+        seconds: ts,
+        rssMB: duckTable.peakRssMB(),
+        note: `zlake is ${(zs / ts).toFixed(0)}× the table's time`,
+      });
+      check({
+        name: `${q.label}: zlake / DuckDB-NDJSON`,
+        issue: q.issue,
+        value: zs / js,
+        target: q.target,
+        kind: 'max',
+        unit: '×',
+        note:
+          `${zs.toFixed(3)} s vs ${js.toFixed(3)} s` +
+          (q.fallbackFor ? `; stands in while "${q.fallbackFor}" cannot run` : ''),
+      });
+    }
+    check({
+      name: 'zlake server peak RSS over all queries',
+      issue: '#4',
+      value: zlakePeak,
+      target: 1024,
+      kind: 'max',
+      unit: 'MB',
+      note: 'includes the RSS the server held after the load',
+    });
+    report({ name: 'DuckDB threads', note: `${threads} (zlake answers a query on one thread)` });
+  } finally {
+    await Promise.all([server.stop(), duckJson.stop(), duckTable.stop()]);
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exitCode = 1;
+});

@@ -1,0 +1,197 @@
+// A zlake server for a benchmark case: `zlake serve` from the compiled
+// bench build in its own process (so its peak RSS is its own), and the few
+// HTTP calls the cases make to it.
+
+import { ChildProcess, spawn } from 'node:child_process';
+import { createReadStream, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import * as http from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { decodeZng } from '../src/formats/zng';
+import { TypeContext } from '../src/zed/context';
+import { Value } from '../src/zed/value';
+import { now, procPeakRssMB, resetPeakRss, since } from './lib';
+
+export interface Server {
+  port: number;
+  pid: number;
+  /** Peak RSS of the server in MB since start or the last resetPeak(). */
+  peakRssMB(): number;
+  resetPeak(): boolean;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `zlake serve` on a fresh lake in a temporary directory, or on the
+ * lake directory given (which then outlives the server). With
+ * BENCH_PROFILE=<dir> in the environment the server runs under
+ * `node --cpu-prof` and writes its profile to <dir> when stopped.
+ */
+export async function startServer(lake?: string): Promise<Server> {
+  const tmp = mkdtempSync(join(tmpdir(), 'zlake-bench-'));
+  const portfile = join(tmp, 'port');
+  const main = join(__dirname, '..', 'src', 'cli', 'main.js');
+  const prof = process.env.BENCH_PROFILE;
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [
+      ...(prof ? ['--cpu-prof', '--cpu-prof-dir', prof] : []),
+      '-e',
+      `require(${JSON.stringify(main)}).main(process.argv.slice(1))`,
+      'serve',
+      '-l',
+      '127.0.0.1:0',
+      '-lake',
+      lake ?? join(tmp, 'lake'),
+      '-portfile',
+      portfile,
+      '-log.level',
+      'warn',
+    ],
+    { stdio: ['ignore', 'inherit', 'inherit'] },
+  );
+  let exited = false;
+  const gone = new Promise<void>((resolve) =>
+    child.once('exit', () => {
+      exited = true;
+      resolve();
+    }),
+  );
+  for (let i = 0; i < 600 && !exited && !existsSync(portfile); i++)
+    await new Promise((r) => setTimeout(r, 50));
+  if (exited || !existsSync(portfile)) {
+    child.kill('SIGKILL');
+    throw new Error('zlake serve did not start');
+  }
+  // The portfile may exist before its contents are flushed.
+  let port = 0;
+  for (let i = 0; i < 100 && !(port > 0); i++) {
+    port = Number(readFileSync(portfile, 'utf8'));
+    if (!(port > 0)) await new Promise((r) => setTimeout(r, 20));
+  }
+  const pid = child.pid!;
+  return {
+    port,
+    pid,
+    peakRssMB: () => procPeakRssMB(pid),
+    resetPeak: () => resetPeakRss(pid),
+    async stop() {
+      // SIGINT lets --cpu-prof write its profile; SIGKILL if it lingers.
+      child.kill(prof ? 'SIGINT' : 'SIGKILL');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await gone;
+      clearTimeout(timer);
+      rmSync(tmp, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface Response {
+  status: number;
+  body: Buffer;
+  seconds: number;
+}
+
+/** One HTTP request; the body is sent from a buffer, a string or a file. */
+export function request(
+  port: number,
+  method: string,
+  path: string,
+  body: Buffer | string | null,
+  headers: Record<string, string> = {},
+  file?: string,
+): Promise<Response> {
+  const t0 = now();
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, method, path, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks), seconds: since(t0) }),
+      );
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    if (file) createReadStream(file, { highWaterMark: 1 << 20 }).pipe(req);
+    else req.end(body ?? undefined);
+  });
+}
+
+function fail(what: string, r: Response): never {
+  throw new Error(`${what}: HTTP ${r.status} ${r.body.toString('utf8').slice(0, 500)}`);
+}
+
+/** Creates a pool sorted by `key` ascending. */
+export async function createPool(port: number, name: string, key: string): Promise<void> {
+  const r = await request(
+    port,
+    'POST',
+    '/pool',
+    JSON.stringify({ name, layout: { order: 'asc', keys: [key.split('.')] } }),
+    { 'Content-Type': 'application/json' },
+  );
+  if (r.status !== 200) fail(`create pool ${name}`, r);
+}
+
+/** Loads a file into pool@main; returns the seconds the load took. */
+export async function load(
+  port: number,
+  pool: string,
+  file: string,
+  mime: string,
+): Promise<number> {
+  const r = await request(
+    port,
+    'POST',
+    `/pool/${pool}/branch/main`,
+    null,
+    { 'Content-Type': mime },
+    file,
+  );
+  if (r.status !== 200) fail(`load ${file} into ${pool}`, r);
+  return r.seconds;
+}
+
+/** Runs a query with ZNG output: the response's bytes and the wall time to its last byte. */
+export async function queryZng(port: number, q: string): Promise<Response> {
+  const r = await request(port, 'POST', '/query', JSON.stringify({ query: q }), {
+    'Content-Type': 'application/json',
+    Accept: 'application/x-zng',
+  });
+  if (r.status !== 200) fail(q, r);
+  return r;
+}
+
+/** The values of a ZNG response. */
+export function zngValues(body: Buffer): Value[] {
+  return [...decodeZng(body, { ctx: new TypeContext() })];
+}
+
+export interface QueryStats {
+  bytes_read: number;
+  bytes_matched: number;
+  records_read: number;
+  records_matched: number;
+}
+
+/** Runs a query with ZJSON output and ctrl=T: its values and its last QueryStats. */
+export async function queryWithStats(
+  port: number,
+  q: string,
+): Promise<{ values: unknown[]; stats: QueryStats; seconds: number }> {
+  const r = await request(port, 'POST', '/query?ctrl=T', JSON.stringify({ query: q }), {
+    'Content-Type': 'application/json',
+    Accept: 'application/x-zjson',
+  });
+  if (r.status !== 200) fail(q, r);
+  const values: unknown[] = [];
+  let stats: QueryStats | undefined;
+  for (const line of r.body.toString('utf8').split('\n')) {
+    if (!line) continue;
+    const m = JSON.parse(line) as { type: unknown; value: unknown };
+    if (m.type === 'QueryStats') stats = m.value as QueryStats;
+    else if (typeof m.type !== 'string') values.push(m.value);
+  }
+  if (!stats) throw new Error(`${q}: no QueryStats in the response`);
+  return { values, stats, seconds: r.seconds };
+}
