@@ -344,8 +344,11 @@ export class MathColumn implements AggColumn {
     } else if (from === Kind.Float) {
       this.i[g] = k === Kind.Uint ? floatToUint(this.f[g]) : floatToInt(this.f[g]);
     } else if (k === Kind.Uint) {
-      if (i < 0)
+      // A negative int64 state is the reference's coercion failure; a
+      // duration or time state converts as uint64(ns), wrapping.
+      if (from === Kind.Int && i < 0)
         throw new Error(`internal aggregation error: cannot coerce ${kindNames[from]} to uint64`);
+      this.i[g] = wrapUint64(i);
     } else if (from === Kind.Uint) {
       this.i[g] = wrapInt64(i);
     }

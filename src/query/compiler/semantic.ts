@@ -293,7 +293,8 @@ export class Analyzer {
   private maybeAgg(call: ast.Call): dag.Agg | null {
     if (!isAggregate(call.name)) return null;
     if (call.args.length > 1) {
-      if (call.name === 'min' || call.name === 'max') return null;
+      // min and max are functions too; so is map (map(v, f) over arrays).
+      if (call.name === 'min' || call.name === 'max' || call.name === 'map') return null;
       throw new CompileError(`${call.name}: wrong number of arguments`);
     }
     const expr = call.args.length === 1 ? this.expr(call.args[0]) : null;

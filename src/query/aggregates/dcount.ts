@@ -1,0 +1,166 @@
+// dcount(any): the estimated number of distinct values, as a uint64, by
+// the reference's HyperLogLog sketch (hyperloglog.ts: same hash, sketch
+// parameters and estimator, so the same estimates; about 0.8% standard
+// error past a few thousand distinct values, and exact in practice below
+// that). A value is hashed as its type ID (zcode int) followed by its
+// body, so equal bytes of different types count apart, as do nulls of
+// different types. Its partial is the marshaled sketch (bytes).
+//
+// The summarize column keeps up to INLINE distinct sparse codes per group
+// in a flat array, so that the many small groups of a high-cardinality
+// group-by cost no sketch object; a group's fifth distinct code moves it
+// to a Sketch. Estimates are the same either way.
+
+import { formatValue } from '../../formats/zson';
+import { TypeContext } from '../../zed/context';
+import { TypeBytes, TypeUint64 } from '../../zed/types';
+import { Value } from '../../zed/value';
+import { Scratch } from '../expr/scratch';
+import { AggColumn, AggDef, AggFunction } from './agg';
+import { growUint32, growUint8 } from './grow';
+import { Sketch, SketchError, sparseCode, sparseEstimate } from './hyperloglog';
+
+const out = new Scratch();
+let scratch = Buffer.allocUnsafe(256);
+
+/** The sparse code of a value: the hash of its type ID and body. */
+function codeOf(v: Value): number {
+  const len = v.len < 0 ? 0 : v.len;
+  if (len + 10 > scratch.length)
+    scratch = Buffer.allocUnsafe(Math.max(len + 10, scratch.length * 2));
+  const buf = scratch;
+  // zed.AppendInt(id): 2*id in minimal little-endian bytes (none for 0).
+  let n = 0;
+  let u = v.type.under.id * 2;
+  while (u > 0) {
+    buf[n++] = u & 0xff;
+    u = Math.floor(u / 256);
+  }
+  const src = v.buf;
+  for (let i = v.off, e = v.off + len; i < e; i++) buf[n++] = src[i];
+  return sparseCode(buf, 0, n);
+}
+
+/** The sketch of a partial (an error if it is not one). */
+function partialSketch(v: Value): Sketch {
+  if (v.type !== TypeBytes) throw new Error(`dcount: partial has bad type: ${formatValue(v)}`);
+  try {
+    return Sketch.unmarshal(v.buf, v.off, Math.max(v.len, 0));
+  } catch (e) {
+    if (e instanceof SketchError) throw new Error(`dcount: unmarshaling partial: ${e.message}`);
+    throw e;
+  }
+}
+
+function bytesValue(b: Buffer): Value {
+  return out.copy(TypeBytes, b, 0, b.length);
+}
+
+class DCount implements AggFunction {
+  private readonly sketch = new Sketch();
+
+  consume(v: Value): void {
+    this.sketch.insertCode(codeOf(v));
+  }
+
+  consumePartial(v: Value): void {
+    this.sketch.merge(partialSketch(v));
+  }
+
+  result(_zctx: TypeContext): Value {
+    return out.uint(TypeUint64, this.sketch.estimate());
+  }
+
+  resultPartial(_zctx: TypeContext): Value {
+    return bytesValue(this.sketch.marshal());
+  }
+}
+
+const INLINE = 4;
+/** n[g] of a group whose state is a Sketch. */
+const PROMOTED = 255;
+
+class DCountColumn implements AggColumn {
+  /** Up to INLINE distinct codes per group, then the group's sketch. */
+  private codes = new Uint32Array(16 * INLINE);
+  private n = new Uint8Array(16);
+  private sketches: (Sketch | undefined)[] = [];
+  size = 0;
+
+  add(): void {
+    const g = this.size++;
+    if (g === this.n.length) {
+      this.n = growUint8(this.n);
+      this.codes = growUint32(this.codes);
+    }
+    this.n[g] = 0;
+    this.sketches[g] = undefined;
+  }
+
+  consume(g: number, v: Value): void {
+    const k = codeOf(v);
+    const n = this.n[g];
+    if (n === PROMOTED) {
+      this.sketches[g]!.insertCode(k);
+      return;
+    }
+    const codes = this.codes;
+    const base = g * INLINE;
+    for (let i = 0; i < n; i++) if (codes[base + i] === k) return;
+    if (n < INLINE) {
+      codes[base + n] = k;
+      this.n[g] = n + 1;
+      return;
+    }
+    this.promote(g).insertCode(k);
+  }
+
+  /** Moves group g's inline codes to a sketch (the same state: its pending codes). */
+  private promote(g: number): Sketch {
+    const n = this.n[g];
+    if (n === PROMOTED) return this.sketches[g]!;
+    const sk = new Sketch();
+    for (let i = 0; i < n; i++) sk.insertCode(this.codes[g * INLINE + i]);
+    this.sketches[g] = sk;
+    this.n[g] = PROMOTED;
+    return sk;
+  }
+
+  consumePartial(g: number, v: Value): void {
+    this.promote(g).merge(partialSketch(v));
+  }
+
+  result(g: number, _zctx: TypeContext): Value {
+    const n = this.n[g];
+    const est = n === PROMOTED ? this.sketches[g]!.estimate() : sparseEstimate(n);
+    return out.uint(TypeUint64, est);
+  }
+
+  resultPartial(g: number, _zctx: TypeContext): Value {
+    const n = this.n[g];
+    if (n === PROMOTED) return bytesValue(this.sketches[g]!.marshal());
+    return bytesValue(Sketch.marshalCodes(this.codes.subarray(g * INLINE, g * INLINE + n), n));
+  }
+
+  clear(): void {
+    this.size = 0;
+    this.sketches = [];
+  }
+
+  keep(groups: readonly number[]): void {
+    groups.forEach((g, i) => {
+      this.n[i] = this.n[g];
+      this.sketches[i] = this.sketches[g];
+      this.codes.copyWithin(i * INLINE, g * INLINE, g * INLINE + INLINE);
+    });
+    this.size = groups.length;
+    this.sketches.length = groups.length;
+  }
+}
+
+export const dcount: AggDef = {
+  name: 'dcount',
+  needsArg: true,
+  create: () => new DCount(),
+  column: () => new DCountColumn(),
+};
