@@ -103,14 +103,20 @@ export function request(
 ): Promise<Response> {
   const t0 = now();
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, method, path, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks), seconds: since(t0) }),
-      );
-      res.on('error', reject);
-    });
+    // A connection per request (agent: false), as a command-line client
+    // makes: a kept-alive socket that the server times out while a case is
+    // busy elsewhere would fail the next request with "socket hang up".
+    const req = http.request(
+      { host: '127.0.0.1', port, method, path, headers, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks), seconds: since(t0) }),
+        );
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     if (file) createReadStream(file, { highWaterMark: 1 << 20 }).pipe(req);
     else req.end(body ?? undefined);

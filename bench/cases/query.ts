@@ -7,7 +7,7 @@
 // request to the last byte of the ZNG response (compile, scan, operators,
 // encoding and HTTP included); DuckDB's is `connection.run()` in an open
 // connection, which materializes the whole result in DuckDB's memory. Each
-// query runs once to warm up and then BENCH_RUNS times (default 5), the
+// query runs once to warm up and then BENCH_RUNS times (default 7), the
 // three systems interleaved run by run so that load from other processes on
 // the machine falls on all of them alike; the figures are medians. Each
 // DuckDB (NDJSON and table) has its own child process and the server its
@@ -17,10 +17,11 @@
 import { dnsData } from '../dnsdata';
 import { Duck, DuckResult } from '../duckdb';
 import { createPool, load, queryZng, Response, startServer, zngValues } from '../lake';
-import { check, fileSize, median, report } from '../lib';
+import { readFileSync } from 'node:fs';
+import { check, fileSize, median, now, report, Result, since } from '../lib';
 
 const N = Number(process.env.BENCH_RECORDS ?? 1_000_000);
-const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 
 interface Query {
   label: string;
@@ -33,6 +34,26 @@ interface Query {
   target: number;
   /** Run only where the engine lacks something `zed` needs. */
   fallbackFor?: string;
+}
+
+/** Node's own JSON.parse of every line of the NDJSON file, for scale. */
+function jsonParseBaseline(path: string): Result {
+  const text = readFileSync(path, 'utf8');
+  const t0 = now();
+  let n = 0;
+  for (let start = 0; ; n++) {
+    const nl = text.indexOf('\n', start);
+    if (nl < 0) break;
+    JSON.parse(text.slice(start, nl));
+    start = nl + 1;
+  }
+  return {
+    name: 'Node JSON.parse of the NDJSON lines',
+    records: n,
+    bytes: fileSize(path),
+    seconds: since(t0),
+    note: 'for scale, not a query',
+  };
 }
 
 async function main(): Promise<void> {
@@ -114,6 +135,7 @@ async function main(): Promise<void> {
       note: 'setup, not a query',
     });
     const threads = (await duckTable.run("SELECT current_setting('threads')")).first;
+    report(jsonParseBaseline(data.ndjson));
 
     const failed = new Set<string>();
     let zlakePeak = 0;
