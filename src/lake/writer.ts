@@ -255,7 +255,7 @@ function approxUint(buf: Buffer, off: number, len: number): number {
 function approxInt(buf: Buffer, off: number, len: number): number {
   if (len <= 6) return decodeInt(buf, off, len);
   const u = approxUint(buf, off, len);
-  return (buf[off] & 1) === 0 ? u / 2 : -(u + 1) / 2;
+  return (buf[off] & 1) === 0 ? u / 2 : -(u - 1) / 2;
 }
 
 /** Rough bytes a value takes in a ZNG values frame. */

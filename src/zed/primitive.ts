@@ -1,7 +1,7 @@
 // Byte-level encodings of primitive values (ZNG spec §2.2.2, §3).
 //
 // Integers are little-endian with no leading zero bytes; signed ones are
-// zig-zag encoded first. 64-bit values exceed the 2^53 range of a JS number,
+// sign-magnitude encoded first (sign in bit 0). 64-bit values exceed the 2^53 range of a JS number,
 // so each integer decoder has a number form (exact whenever the encoding is
 // at most 6 bytes, which covers everyday values) and a bigint form.
 
@@ -32,26 +32,41 @@ export function decodeUintBig(buf: Uint8Array, off: number, len: number): bigint
 export function decodeInt(buf: Uint8Array, off: number, len: number): number {
   if (len <= 6) {
     const u = decodeUint(buf, off, len);
-    // Undo zig-zag: even → u/2, odd → -(u+1)/2.
-    return u % 2 === 0 ? u / 2 : -(u + 1) / 2;
+    // Sign in bit 0, magnitude above it (see writeIntLE); 1 is -2^63.
+    if (u % 2 === 0) return u / 2;
+    return u === 1 ? -(2 ** 63) : -(u - 1) / 2;
   }
   return Number(decodeIntBig(buf, off, len));
 }
 
 export function decodeIntBig(buf: Uint8Array, off: number, len: number): bigint {
+  if (len === 1 && buf[off] === 1) return -(2n ** 63n);
   if (len <= 6) return BigInt(decodeInt(buf, off, len));
   const u = decodeUintBig(buf, off, len);
-  return BigInt.asIntN(64, (u & 1n) === 0n ? u >> 1n : -((u + 1n) >> 1n));
+  if ((u & 1n) === 0n) return u >> 1n;
+  // A magnitude of 0 with the sign set is -2^63, whose magnitude has no
+  // room in 63 bits.
+  return u === 1n ? -(2n ** 63n) : -(u >> 1n);
 }
 
-/** True when decodeInt/decodeUint of an encoding this long is exact. */
+/**
+ * True when decodeInt/decodeUint of an encoding this long gives a number
+ * below 2^53 (exact, and printed exactly by String()). The one short
+ * encoding of a big number, -2^63 (the single byte 0x01), is excluded by
+ * isMinInt64.
+ */
 export function isSafeLength(len: number): boolean {
   return len <= 6;
 }
 
+/** True for the encoding of -2^63 (magnitude 0 with the sign bit set). */
+export function isMinInt64(buf: Uint8Array, off: number, len: number): boolean {
+  return len === 1 && buf[off] === 1;
+}
+
 /** A decoded integer: a number when exact, else a bigint. */
 export function decodeIntExact(buf: Uint8Array, off: number, len: number): number | bigint {
-  if (len <= 6) return decodeInt(buf, off, len);
+  if (len <= 6 && !(len === 1 && buf[off] === 1)) return decodeInt(buf, off, len);
   const b = decodeIntBig(buf, off, len);
   return b >= -9007199254740991n && b <= 9007199254740991n ? Number(b) : b;
 }
@@ -207,8 +222,9 @@ export function bytesCompare(
 }
 
 /**
- * Compares two zig-zag signed integer encodings numerically without
- * decoding them to numbers (so 64-bit times compare exactly and fast).
+ * Compares two signed integer encodings (sign in bit 0, magnitude above)
+ * numerically without decoding them (so 64-bit times compare exactly and
+ * fast).
  */
 export function compareIntBytes(
   a: Uint8Array,
@@ -221,8 +237,14 @@ export function compareIntBytes(
   const aneg = alen > 0 && (a[aoff] & 1) === 1;
   const bneg = blen > 0 && (b[boff] & 1) === 1;
   if (aneg !== bneg) return aneg ? -1 : 1;
-  // Same sign: the zig-zag magnitudes order like the values for
-  // non-negatives and inversely for negatives.
+  if (aneg) {
+    // -2^63 is encoded as 1 (magnitude 0): the least of all.
+    const amin = alen === 1 && a[aoff] === 1;
+    const bmin = blen === 1 && b[boff] === 1;
+    if (amin || bmin) return amin === bmin ? 0 : amin ? -1 : 1;
+  }
+  // Same sign: the encodings order like the values for non-negatives and
+  // inversely for negatives (a larger magnitude is a smaller number).
   const c = compareUintBytes(a, aoff, alen, b, boff, blen);
   return aneg ? -c : c;
 }

@@ -225,7 +225,7 @@ export class Builder {
     this.len += n;
   }
 
-  /** Appends a signed integer body (zig-zag, little-endian, minimal). */
+  /** Appends a signed integer body (sign in bit 0, little-endian, minimal). */
   appendInt(v: number | bigint): void {
     this.grow(10);
     const start = this.len++;
@@ -274,16 +274,22 @@ export function writeUintLE(buf: Uint8Array, off: number, v: number | bigint): n
   return n;
 }
 
-/** Writes the zig-zag encoding of the signed integer v; returns its length. */
+/**
+ * Writes the signed integer v as the reference encodes it (zcode's counted
+ * varint): the magnitude shifted left one bit with the sign in bit 0
+ * (2n for n ≥ 0, 2|n|+1 for n < 0; -2^63 is 1), then little-endian with no
+ * leading zero bytes. Returns the byte count.
+ */
 export function writeIntLE(buf: Uint8Array, off: number, v: number | bigint): number {
   if (typeof v === 'number') {
     if (Number.isSafeInteger(v)) {
-      // zig-zag in float arithmetic: exact below 2^52 in magnitude.
+      // Exact in float arithmetic below 2^52 in magnitude.
       if (v >= 0 && v < 2 ** 52) return writeUintLE(buf, off, v * 2);
-      if (v < 0 && v > -(2 ** 52)) return writeUintLE(buf, off, -v * 2 - 1);
+      if (v < 0 && v > -(2 ** 52)) return writeUintLE(buf, off, -v * 2 + 1);
     }
     v = BigInt(v);
   }
-  const u = v >= 0n ? v << 1n : (-v << 1n) - 1n;
-  return writeUintLE(buf, off, BigInt.asUintN(64, u));
+  v = BigInt.asIntN(64, v);
+  const u = v >= 0n ? v << 1n : BigInt.asUintN(64, (-v << 1n) | 1n);
+  return writeUintLE(buf, off, u);
 }

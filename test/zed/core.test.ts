@@ -175,3 +175,28 @@ describe('unions', () => {
     expect(formatType(ctx.lookupTypeUnion([rec, TypeString]))).toBe('(string,{a:int64})');
   });
 });
+
+describe('signed integers are encoded as the reference does', () => {
+  // zcode's counted varint: magnitude << 1 with the sign in bit 0.
+  test.each([
+    [0n, ''],
+    [1n, '02'],
+    [-1n, '03'],
+    [-2n, '05'],
+    [63n, '7e'],
+    [-64n, '81'],
+    [-128n, '0101'],
+    [-(2n ** 63n), '01'],
+    [2n ** 63n - 1n, 'feffffffffffffff'],
+  ])('%s', (v, hex) => {
+    const b = newInt64(v);
+    expect(b.bytes()!.toString('hex')).toBe(hex);
+    expect(decodeIntBig(b.buf, b.off, b.len)).toBe(v);
+    if (v > -(2n ** 53n) && v < 2n ** 53n) expect(decodeInt(b.buf, b.off, b.len)).toBe(Number(v));
+  });
+  test('order of encodings is numeric, -2^63 least', () => {
+    const vals = [5n, -(2n ** 63n), -1n, 0n, -300n, 2n ** 63n - 1n, 3n].map(newInt64);
+    const sorted = vals.slice().sort((a, b) => compare(a, b)).map((v) => decodeIntBig(v.buf, v.off, v.len));
+    expect(sorted).toEqual([-(2n ** 63n), -300n, -1n, 0n, 3n, 5n, 2n ** 63n - 1n]);
+  });
+});

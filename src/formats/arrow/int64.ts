@@ -8,11 +8,22 @@ import { Builder } from '../../zed/zcode';
 
 export const w = { lo: 0, hi: 0 };
 
-/** Appends a zig-zag zcode int body (with its tag) for the int64 (lo, hi). */
+/**
+ * Appends a zcode int body (with its tag) for the int64 (lo, hi): the
+ * magnitude shifted left with the sign in bit 0, as the reference encodes.
+ */
 export function appendInt64Words(b: Builder, lo: number, hi: number): void {
-  const sign = hi >> 31;
-  const zlo = ((lo << 1) ^ sign) >>> 0;
-  const zhi = (((hi << 1) | (lo >>> 31)) ^ sign) >>> 0;
+  let ml = lo >>> 0;
+  let mh = hi >>> 0;
+  const neg = hi < 0;
+  if (neg) {
+    // Two's-complement negation gives the magnitude (-2^63 stays 2^63,
+    // whose shifted form wraps to 0 and becomes 1 with the sign).
+    ml = (~ml + 1) >>> 0;
+    mh = (~mh + (ml === 0 ? 1 : 0)) >>> 0;
+  }
+  const zlo = ((ml << 1) | (neg ? 1 : 0)) >>> 0;
+  const zhi = ((mh << 1) | (ml >>> 31)) >>> 0;
   appendUint64Words(b, zlo, zhi);
 }
 
@@ -56,14 +67,23 @@ export function readUint64Words(buf: Uint8Array, off: number, len: number): void
   w.hi = hi >>> 0;
 }
 
-/** Reads a zig-zag signed body of up to 8 bytes into w (two's complement words). */
+/** Reads a signed body (sign in bit 0) of up to 8 bytes into w (two's complement words). */
 export function readInt64Words(buf: Uint8Array, off: number, len: number): void {
   readUint64Words(buf, off, len);
   const zlo = w.lo;
   const zhi = w.hi;
-  const m = -(zlo & 1);
-  w.lo = (((zlo >>> 1) | (zhi << 31)) ^ m) | 0;
-  w.hi = ((zhi >>> 1) ^ m) | 0;
+  let ml = ((zlo >>> 1) | (zhi << 31)) >>> 0;
+  let mh = zhi >>> 1;
+  if (zlo & 1) {
+    if (ml === 0 && mh === 0) {
+      mh = 0x80000000; // -2^63
+    } else {
+      ml = (~ml + 1) >>> 0;
+      mh = (~mh + (ml === 0 ? 1 : 0)) >>> 0;
+    }
+  }
+  w.lo = ml | 0;
+  w.hi = mh | 0;
 }
 
 /** 64-bit two's-complement (lo, hi) → exact bigint. */

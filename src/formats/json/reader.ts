@@ -712,8 +712,8 @@ export class JSONReader implements ValueReader {
     if (nd === 0 || nd > 15 || (i < end && numberChar[buf[i]] === 1))
       return this.parseNumberSlow(start);
     this.pos = i;
-    // Zig-zag encode: exact, since v < 10^15.
-    let u = neg ? (v === 0 ? 0 : v * 2 - 1) : v * 2;
+    // Sign in bit 0, magnitude above: exact, since v < 10^15.
+    let u = neg ? (v === 0 ? 0 : v * 2 + 1) : v * 2;
     this.ensure(10);
     const out = this.out;
     const tagAt = this.olen;

@@ -99,8 +99,8 @@ export class PrimitiveWriter implements ColumnWriter {
   }
 
   writeInt(v: number): void {
-    // Zig-zag minimal little-endian, as zed.EncodeInt.
-    let u = v >= 0 ? v * 2 : -v * 2 - 1;
+    // Sign in bit 0, magnitude above, minimal little-endian, as zed.EncodeInt.
+    let u = v >= 0 ? v * 2 : -v * 2 + 1;
     const tmp = intScratch;
     let n = 0;
     while (u > 0) {

@@ -17,7 +17,7 @@ const floor = Math.floor;
 const min = Math.min;
 
 /**
- * Appends the zig-zag int64 encoding of ±(sec·1e9 + frac) as a tagged
+ * Appends the int64 encoding of ±(sec·1e9 + frac) as a tagged
  * child, where 0 ≤ sec ≤ 9223372035 and 0 ≤ frac < 1e9. Works in 32-bit
  * halves so the hot path needs no bigint.
  */
@@ -30,17 +30,10 @@ function appendNs(b: Builder, neg: boolean, sec: number, frac: number): void {
   const low = t2lo * 65536 + t1;
   let lo = low % TWO32;
   let hi = (t2 - t2lo) / 65536 + floor(low / TWO32);
-  // zig-zag: 2m for m ≥ 0, 2|m| - 1 for negatives.
+  // Sign in bit 0, magnitude above: 2m, plus 1 for a negative.
   hi = hi * 2 + (lo >= 2147483648 ? 1 : 0);
   lo = lo >= 2147483648 ? lo * 2 - TWO32 : lo * 2;
-  if (neg && (lo !== 0 || hi !== 0)) {
-    if (lo === 0) {
-      lo = TWO32 - 1;
-      hi -= 1;
-    } else {
-      lo -= 1;
-    }
-  }
+  if (neg && (lo !== 0 || hi !== 0)) lo += 1;
   b.grow(9);
   const buf = b.buf;
   const at = b.len;
@@ -157,12 +150,12 @@ export function formatZeekTime(ns: bigint | number): string {
 export const nsParts = { neg: false, sec: 0, frac: 0 };
 
 /**
- * Splits the zig-zag int64 body buf[off, off+len) into nsParts (|value| =
+ * Splits the int64 body buf[off, off+len) into nsParts (|value| =
  * sec·1e9 + frac) by long division on 16-bit limbs, exact for every int64
  * without bigint arithmetic.
  */
 export function splitNs(buf: Uint8Array, off: number, len: number): void {
-  // The 64-bit zig-zag value as four 16-bit limbs, low first.
+  // The 64-bit encoding as four 16-bit limbs, low first.
   let l0 = 0;
   let l1 = 0;
   let l2 = 0;
@@ -175,27 +168,12 @@ export function splitNs(buf: Uint8Array, off: number, len: number): void {
     else l0 = l0 * 256 + byte;
   }
   const neg = (l0 & 1) === 1;
-  if (neg) {
-    // |v| = (u + 1) / 2: add one with carry first.
-    l0++;
-    if (l0 === 65536) {
-      l0 = 0;
-      l1++;
-      if (l1 === 65536) {
-        l1 = 0;
-        l2++;
-        if (l2 === 65536) {
-          l2 = 0;
-          l3++;
-        }
-      }
-    }
-  }
-  // Halve (u may be 2^64 after the carry: l3 = 65536 halves to 32768).
+  // |v| = u >> 1; a zero magnitude with the sign set is -2^63.
   l0 = (l0 >> 1) | ((l1 & 1) << 15);
   l1 = (l1 >> 1) | ((l2 & 1) << 15);
   l2 = (l2 >> 1) | ((l3 & 1) << 15);
   l3 = l3 >> 1;
+  if (neg && l0 === 0 && l1 === 0 && l2 === 0 && l3 === 0) l3 = 32768;
   // Divide by 1e9, most significant limb first.
   let rem = l3;
   const q3 = floor(rem / 1e9);

@@ -212,7 +212,7 @@ export class Analyzer {
     if (tag < 0)
       fail(`type ${goQuote(formatType(vt))} is not in union type ${goQuote(formatType(u))}`);
     const b = this.b;
-    // The tag as a tagged zig-zag int: empty for 0, then one or two bytes.
+    // The tag as a tagged int (2·tag, non-negative): empty for 0, then one or two bytes.
     const tagBytes = tag === 0 ? 1 : tag < 128 ? 2 : 3;
     const body = tagBytes + (b.len - start);
     let hdr = 1;

@@ -22,6 +22,7 @@ import {
   decodeIntBig,
   decodeUint,
   decodeUintBig,
+  isMinInt64,
 } from '../../zed/primitive';
 import { formatType as canonicalType } from '../../zed/typestring';
 import {
@@ -230,7 +231,7 @@ const cachedDate = Buffer.alloc(32);
 let cachedDateLen = 0;
 
 /**
- * Writes the RFC 3339 text of a zig-zag int64 time body (UTC, trailing
+ * Writes the RFC 3339 text of an int64 time body (UTC, trailing
  * fractional zeros trimmed, as Go's RFC3339Nano), without bigints.
  */
 export function writeTime(out: TextBuffer, buf: Uint8Array, off: number, len: number): void {
@@ -238,7 +239,7 @@ export function writeTime(out: TextBuffer, buf: Uint8Array, off: number, len: nu
     out.ascii(formatTime(decodeIntBig(buf, off, len)));
     return;
   }
-  // u = hi*2^32 + lo, the zig-zag encoding.
+  // u = hi*2^32 + lo, the encoding (sign in bit 0).
   let lo = 0;
   let hi = 0;
   let scale = 1;
@@ -249,16 +250,10 @@ export function writeTime(out: TextBuffer, buf: Uint8Array, off: number, len: nu
     scale *= 256;
   }
   const neg = lo % 2 === 1;
-  // m = |v| = u>>1 (+1 when negative), as hi/lo words.
+  // m = |v| = u>>1, as hi/lo words (a zero magnitude when negative is -2^63).
   let mh = Math.floor(hi / 2);
-  let ml = (hi % 2) * 2147483648 + Math.floor(lo / 2);
-  if (neg) {
-    ml += 1;
-    if (ml === 4294967296) {
-      ml = 0;
-      mh += 1;
-    }
-  }
+  const ml = (hi % 2) * 2147483648 + Math.floor(lo / 2);
+  if (neg && mh === 0 && ml === 0) mh = 2147483648;
   // m / 1e9 by long division in 16-bit words (every step exact).
   let cur = Math.floor(mh / 65536);
   let q = Math.floor(cur / 1e9);
@@ -325,7 +320,7 @@ export function writeTime(out: TextBuffer, buf: Uint8Array, off: number, len: nu
 
 const timeScratch = new TextBuffer(64);
 
-/** The RFC 3339 text of a zig-zag int64 time body, as ZSON writes times. */
+/** The RFC 3339 text of an int64 time body, as ZSON writes times. */
 export function timeText(buf: Uint8Array, off: number, len: number): string {
   timeScratch.len = 0;
   writeTime(timeScratch, buf, off, len);
@@ -762,7 +757,9 @@ export class Formatter {
       case ID.Int32:
       case ID.Int64:
         out.ascii(
-          len <= 6 ? String(decodeInt(buf, off, len)) : decodeIntBig(buf, off, len).toString(),
+          len <= 6 && !isMinInt64(buf, off, len)
+            ? String(decodeInt(buf, off, len))
+            : decodeIntBig(buf, off, len).toString(),
         );
         return;
       case ID.Uint8:
@@ -778,7 +775,11 @@ export class Formatter {
         return;
       case ID.Duration:
         out.ascii(
-          formatDuration(len <= 6 ? decodeInt(buf, off, len) : decodeIntBig(buf, off, len)),
+          formatDuration(
+            len <= 6 && !isMinInt64(buf, off, len)
+              ? decodeInt(buf, off, len)
+              : decodeIntBig(buf, off, len),
+          ),
         );
         return;
       case ID.Float64:

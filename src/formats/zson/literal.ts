@@ -217,7 +217,7 @@ export function timeOverflows(t: TimeParts): boolean {
 const scratch = new Uint8Array(8);
 
 /**
- * Appends the zig-zag int64 body of secs*1e9+nsec without bigints (the
+ * Appends the int64 body of secs*1e9+nsec without bigints (the
  * product wraps at 64 bits as Go's UnixNano does).
  */
 export function appendTime(b: Builder, t: TimeParts): void {
@@ -237,13 +237,17 @@ export function appendTime(b: Builder, t: TimeParts): void {
   const carry = Math.floor(c / 4294967296);
   const vl = c - carry * 4294967296;
   const vh = ah + carry;
-  // zig-zag: (v << 1) ^ (v >> 63)
-  let uh = ((vh << 1) | (vl >>> 31)) >>> 0;
-  let ul = (vl << 1) >>> 0;
-  if (vh < 0) {
-    uh = ~uh >>> 0;
-    ul = ~ul >>> 0;
+  // Sign in bit 0, magnitude above: negate v (two's complement) when
+  // negative, then shift in the sign.
+  let mh = vh >>> 0;
+  let ml = vl >>> 0;
+  const neg = vh < 0;
+  if (neg) {
+    ml = (~ml + 1) >>> 0;
+    mh = (~mh + (ml === 0 ? 1 : 0)) >>> 0;
   }
+  const uh = ((mh << 1) | (ml >>> 31)) >>> 0;
+  const ul = ((ml << 1) | (neg ? 1 : 0)) >>> 0;
   scratch[0] = ul & 255;
   scratch[1] = (ul >>> 8) & 255;
   scratch[2] = (ul >>> 16) & 255;

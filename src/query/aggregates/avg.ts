@@ -12,6 +12,7 @@ import {
   decodeString,
   decodeUint,
   decodeUintBig,
+  isMinInt64,
 } from '../../zed/primitive';
 import { fieldAt } from '../../zed/record';
 import { ID, isFloat, TypeFloat64, TypeRecord, TypeUint64 } from '../../zed/types';
@@ -34,7 +35,9 @@ export function toFloat64(v: Value): number | undefined {
   if (id <= ID.Time) {
     // Integers, durations and times.
     const signed = id >= ID.Int8;
-    if (len <= 6) return signed ? decodeInt(buf, off, len) : decodeUint(buf, off, len);
+    if (len <= 6 && !(signed && isMinInt64(buf, off, len))) {
+      return signed ? decodeInt(buf, off, len) : decodeUint(buf, off, len);
+    }
     return Number(signed ? decodeIntBig(buf, off, len) : decodeUintBig(buf, off, len));
   }
   if (id === ID.String) return parseFloatText(decodeString(buf, off, len));

@@ -20,6 +20,7 @@ import {
   decodeIntBig,
   decodeUint,
   decodeUintBig,
+  isMinInt64,
 } from '../../zed/primitive';
 import {
   ID,
@@ -109,7 +110,9 @@ function floatToUint(f: number): Int {
 
 function readInt(id: number, v: Value): Int {
   const len = v.len;
-  if (len <= 6) return isSigned(id) ? decodeInt(v.buf, v.off, len) : decodeUint(v.buf, v.off, len);
+  if (len <= 6 && !(isSigned(id) && isMinInt64(v.buf, v.off, len))) {
+    return isSigned(id) ? decodeInt(v.buf, v.off, len) : decodeUint(v.buf, v.off, len);
+  }
   return normInt(isSigned(id) ? decodeIntBig(v.buf, v.off, len) : decodeUintBig(v.buf, v.off, len));
 }
 
@@ -303,7 +306,13 @@ export class MathColumn implements AggColumn {
     switch (this.kind[g]) {
       case Kind.Int: {
         // Fast path: small signed integers.
-        if (v.len <= 6 && isSigned(vid) && vid !== ID.Duration && vid !== ID.Time) {
+        if (
+          v.len <= 6 &&
+          isSigned(vid) &&
+          vid !== ID.Duration &&
+          vid !== ID.Time &&
+          !isMinInt64(v.buf, v.off, v.len)
+        ) {
           this.i[g] = op.int(this.i[g], decodeInt(v.buf, v.off, v.len));
         } else {
           this.i[g] = op.int(this.i[g], toInt(vid, v));

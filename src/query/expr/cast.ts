@@ -13,6 +13,7 @@ import {
   decodeString,
   decodeUint,
   decodeUintBig,
+  isMinInt64,
 } from '../../zed/primitive';
 import { validUTF8 } from '../../formats/zson/gotext';
 import {
@@ -91,7 +92,7 @@ function decimal(out: Scratch, n: number): Value {
 /** A 64-bit integer value written with one bigint operation (for times). */
 function intValue(out: Scratch, t: Type, v: bigint): Value {
   const buf = out.reserve(8);
-  buf.writeBigUInt64LE(v >= 0n ? v << 1n : (-v << 1n) - 1n, 0);
+  buf.writeBigUInt64LE(v >= 0n ? v << 1n : BigInt.asUintN(64, (-v << 1n) | 1n), 0);
   let n = 8;
   while (n > 0 && buf[n - 1] === 0) n--;
   return out.view(t, buf, 0, n);
@@ -126,7 +127,7 @@ const UINT_MAX_NUM: Record<number, number> = {
 function quickInt(v: Value, signed: boolean): number {
   const id = v.type.under.id;
   const len = v.len;
-  if (len <= 6) {
+  if (len <= 6 && !isMinInt64(v.buf, v.off, len)) {
     if (isSigned(id)) return decodeInt(v.buf, v.off, Math.max(len, 0));
     if (id <= ID.Uint256) return decodeUint(v.buf, v.off, Math.max(len, 0));
   }
@@ -207,7 +208,7 @@ export function primitiveCaster(zctx: TypeContext, t: Type): Caster | null {
         const x =
           id === ID.String
             ? parseFloatText(decodeString(v.buf, v.off, Math.max(v.len, 0)))
-            : v.len <= 6 && isSigned(id)
+            : v.len <= 6 && isSigned(id) && !isMinInt64(v.buf, v.off, v.len)
               ? decodeInt(v.buf, v.off, Math.max(v.len, 0))
               : toFloat(v);
         if (x === undefined) return f(v);
@@ -300,7 +301,7 @@ export function primitiveCaster(zctx: TypeContext, t: Type): Caster | null {
           return out.string(TypeString, sym);
         }
         if (id === ID.String) return out.view(TypeString, v.buf, v.off, v.len);
-        if (v.type === TypeInt64 && v.len <= 6) {
+        if (v.type === TypeInt64 && v.len <= 6 && !isMinInt64(v.buf, v.off, v.len)) {
           return decimal(out, decodeInt(v.buf, v.off, v.len));
         }
         return out.string(TypeString, formatValue(v));

@@ -3,7 +3,13 @@
 // aggregate instead).
 
 import { formatValue } from '../../formats/zson';
-import { decodeFloat, decodeInt, decodeIntBig, decodeUintBig } from '../../zed/primitive';
+import {
+  decodeFloat,
+  decodeInt,
+  decodeIntBig,
+  decodeUintBig,
+  isMinInt64,
+} from '../../zed/primitive';
 import {
   ID,
   isFloat,
@@ -42,7 +48,7 @@ registerFunction(
       if (isFloat(id)) return out.float(floatType(id), Math.abs(decodeFloat(v.buf, v.off, v.len)));
       if (!isInteger(id)) return newError(zctx, `abs: not a number: ${formatValue(v)}`);
       if (!isSigned(id)) return v;
-      if (v.len <= 6)
+      if (v.len <= 6 && !isMinInt64(v.buf, v.off, v.len))
         return out.int(TypeInt64, Math.abs(decodeInt(v.buf, v.off, Math.max(v.len, 0))));
       const x = decodeIntBig(v.buf, v.off, Math.max(v.len, 0));
       return out.int(TypeInt64, BigInt.asIntN(64, x < 0n ? -x : x));

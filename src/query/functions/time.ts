@@ -57,7 +57,7 @@ function toTime(v: Value): bigint | undefined {
  * The bins of non-negative times (and durations) with the last bin
  * remembered: values in a stream tend to fall in the bin of the value
  * before, and then the answer is found by comparing 32-bit halves of the
- * zig-zag encodings (2t), with no bigint arithmetic.
+ * encodings (2t for t ≥ 0), with no bigint arithmetic.
  */
 class BinCache {
   private bin = 0;

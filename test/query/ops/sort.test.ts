@@ -224,11 +224,12 @@ describe('sort: keys of every first-key class', () => {
       '{x:0(int8)}',
       '{x:1(int8)}',
     ]);
-    // A missing key turns the reference's native path off: zig-zag bytes order.
+    // A missing key turns the reference's native path off: int8s then order
+    // by their bytes (0 is empty, 1 is 0x02, -1 is 0x03, -2 is 0x05).
     expect(await sortZ('{x:1(int8)} {x:-1(int8)} {x:0(int8)} {y:1} {x:-2(int8)}', ['x'])).toEqual([
       '{x:0(int8)}',
-      '{x:-1(int8)}',
       '{x:1(int8)}',
+      '{x:-1(int8)}',
       '{x:-2(int8)}',
       '{y:1}',
     ]);

@@ -330,13 +330,18 @@ class Sorter {
       h >>>= 0;
       if (len > 8) return this.fallback(idx);
       if (isSigned(col.types[i].under.id)) {
-        // Undo zig-zag: even → u/2, odd → ~(u/2).
+        // Sign in bit 0, magnitude above it: negate the magnitude in two's
+        // complement for negatives (a zero magnitude there is -2^63).
         const odd = l & 1;
         let vl = ((l >>> 1) | ((h & 1) << 31)) >>> 0;
         let vh = h >>> 1;
         if (odd) {
-          vl = ~vl >>> 0;
-          vh = ~vh >>> 0;
+          if (vl === 0 && vh === 0) {
+            vh = 0x80000000;
+          } else {
+            vl = (~vl + 1) >>> 0;
+            vh = (~vh + (vl === 0 ? 1 : 0)) >>> 0;
+          }
         }
         // Flip the sign bit so negatives order first.
         hi[k] = (vh ^ 0x80000000) >>> 0;
@@ -374,7 +379,7 @@ class Sorter {
         let u = 0;
         let s = 1;
         for (let b = 0; b < len; b++, s *= 256) u += buf[off + b] * s;
-        x = isSigned(id) ? (u % 2 === 0 ? u / 2 : -(u + 1) / 2) : u;
+        x = isSigned(id) ? (u % 2 === 0 ? u / 2 : -(u - 1) / 2) : u;
       }
       if (x === 0) x = 0; // -0 equals 0
       f64[0] = x !== x ? NaN : x;
