@@ -32,6 +32,7 @@ import {
   check,
   ensureDataDir,
   fileSize,
+  median,
   now,
   peakRssMB,
   report,
@@ -42,6 +43,7 @@ import {
 } from '../lib';
 
 const N = Number(process.env.BENCH_RECORDS ?? 1_000_000);
+const RUNS = Number(process.env.BENCH_FORMAT_RUNS ?? 3);
 const dir = ensureDataDir();
 const files = {
   zng: join(dir, `zeek-${N}.zng`),
@@ -146,7 +148,7 @@ function firstLines(path: string): Buffer {
   return b.subarray(0, b.lastIndexOf(10, n - 1) + 1);
 }
 
-const measures: Record<string, () => Promise<void>> = {
+const measures: Record<string, () => Promise<Result>> = {
   async 'JSON.parse'() {
     const text = readFileSync(files.ndjson, 'utf8');
     const t = now();
@@ -159,13 +161,13 @@ const measures: Record<string, () => Promise<void>> = {
       start = nl + 1;
       n++;
     }
-    report({
+    return {
       name: 'Node JSON.parse (NDJSON lines, baseline)',
       records: n,
       bytes: fileSize(files.ndjson),
       seconds: since(t),
       rssMB: peakRssMB(),
-    });
+    };
   },
   async 'zng-read'() {
     const t = now();
@@ -173,13 +175,13 @@ const measures: Record<string, () => Promise<void>> = {
       zngFormat.newReader!(fileSource(files.zng), { ctx: new TypeContext() }),
       true,
     );
-    report({
+    return {
       name: 'ZNG read, LZ4 (every field walked)',
       records: n,
       bytes: fileSize(files.zng),
       seconds: since(t),
       rssMB: peakRssMB(),
-    });
+    };
   },
   async 'zng-read-uncompressed'() {
     const t = now();
@@ -187,13 +189,13 @@ const measures: Record<string, () => Promise<void>> = {
       zngFormat.newReader!(fileSource(files.zngRaw), { ctx: new TypeContext() }),
       true,
     );
-    report({
+    return {
       name: 'ZNG read, uncompressed (every field walked)',
       records: n,
       bytes: fileSize(files.zngRaw),
       seconds: since(t),
       rssMB: peakRssMB(),
-    });
+    };
   },
   async 'zson-read'() {
     const t = now();
@@ -201,13 +203,13 @@ const measures: Record<string, () => Promise<void>> = {
       zsonFormat.newReader!(fileSource(files.zson), { ctx: new TypeContext() }),
       false,
     );
-    report({
+    return {
       name: 'ZSON parse',
       records: n,
       bytes: fileSize(files.zson),
       seconds: since(t),
       rssMB: peakRssMB(),
-    });
+    };
   },
   async 'json-read'() {
     const t = now();
@@ -215,27 +217,27 @@ const measures: Record<string, () => Promise<void>> = {
       jsonFormat.newReader!(fileSource(files.ndjson), { ctx: new TypeContext() }),
       false,
     );
-    report({
+    return {
       name: 'JSON read into Zed values',
       records: n,
       bytes: fileSize(files.ndjson),
       seconds: since(t),
       rssMB: peakRssMB(),
-    });
+    };
   },
   async 'zng-write'() {
     const vals = repeatedValues(new TypeContext());
     const out = join(dir, 'out.zng');
     const t = now();
     await writeAll(zngFormat.newWriter!(sinkToWritable(createWriteStream(out)), {}), vals);
-    report({
+    return {
       name: 'ZNG write, LZ4',
       records: vals.length,
       bytes: fileSize(out),
       seconds: since(t),
       rssMB: peakRssMB(),
       note: 'values in memory',
-    });
+    };
   },
   async 'zson-write'() {
     const vals = repeatedValues(new TypeContext());
@@ -245,54 +247,54 @@ const measures: Record<string, () => Promise<void>> = {
       zsonFormat.newWriter!(sinkToWritable(createWriteStream(out)), { pretty: 0 }),
       vals,
     );
-    report({
+    return {
       name: 'ZSON write (-z)',
       records: vals.length,
       bytes: fileSize(out),
       seconds: since(t),
       rssMB: peakRssMB(),
       note: 'values in memory',
-    });
+    };
   },
   async 'zng-2gb'() {
     // Whole ZNG streams repeated: each copy ends with an end-of-stream marker.
     const src = repeatSource(files.zng, 2e9, false);
     const t = now();
     const n = await drain(zngFormat.newReader!(src, { ctx: new TypeContext() }), true);
-    report({
+    return {
       name: 'ZNG read streaming 2 GB',
       records: n,
       bytes: 2e9,
       seconds: since(t),
       rssMB: peakRssMB(),
       note: 'memory bound',
-    });
+    };
   },
   async 'json-2gb'() {
     const src = repeatSource(files.ndjson, 2e9, true);
     const t = now();
     const n = await drain(jsonFormat.newReader!(src, { ctx: new TypeContext() }), false);
-    report({
+    return {
       name: 'JSON read streaming 2 GB',
       records: n,
       bytes: 2e9,
       seconds: since(t),
       rssMB: peakRssMB(),
       note: 'memory bound',
-    });
+    };
   },
   async 'zson-2gb'() {
     const src = repeatSource(files.zson, 2e9, true);
     const t = now();
     const n = await drain(zsonFormat.newReader!(src, { ctx: new TypeContext() }), false);
-    report({
+    return {
       name: 'ZSON read streaming 2 GB',
       records: n,
       bytes: 2e9,
       seconds: since(t),
       rssMB: peakRssMB(),
       note: 'memory bound',
-    });
+    };
   },
 };
 
@@ -323,7 +325,21 @@ async function prepare(): Promise<void> {
 async function main(): Promise<void> {
   const which = process.argv[2];
   if (which) {
-    await measures[which]();
+    // The 1M-record measures are short and the machine is shared: each
+    // runs RUNS times in this process and reports the median time (the
+    // first run also warms the page cache). The 2 GB streams run once.
+    const runs = which.endsWith('-2gb') ? 1 : RUNS;
+    const results: Result[] = [];
+    for (let i = 0; i < runs; i++) results.push(await measures[which]());
+    const times = results.map((r) => r.seconds!);
+    const note = runs > 1 ? `median of ${runs}: ${times.map((t) => t.toFixed(2)).join(' ')}` : '';
+    const r = results[0];
+    report({
+      ...r,
+      seconds: median(times),
+      rssMB: peakRssMB(),
+      note: [r.note, note].filter((x) => x).join('; '),
+    });
     return;
   }
   await prepare();
@@ -357,7 +373,7 @@ async function main(): Promise<void> {
     unit: '×',
   });
   check({
-    name: 'JSON.parse / JSON read into Zed values, time',
+    name: 'JSON read into Zed values / JSON.parse, time',
     issue: '#2',
     value: parse / rate('JSON read into Zed values'),
     target: 2,
