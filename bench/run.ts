@@ -50,6 +50,18 @@ function duckdbVersion(): string {
   }
 }
 
+/** The commit measured, and whether src/ had uncommitted changes. */
+function commit(): string {
+  const git = (...args: string[]) =>
+    spawnSync('git', args, { cwd: ROOT, encoding: 'utf8' }).stdout?.trim() ?? '';
+  const head = git('rev-parse', '--short', 'HEAD');
+  if (!head) return 'unknown (not a git checkout)';
+  const dirty = git('status', '--porcelain', '--', 'src')
+    .split('\n')
+    .filter((l) => l).length;
+  return dirty > 0 ? `${head} with ${dirty} uncommitted file(s) in src/` : head;
+}
+
 const load = () =>
   loadavg()
     .map((x) => x.toFixed(2))
@@ -66,6 +78,7 @@ out(`- date: ${new Date().toISOString()}`);
 out(
   `- machine: ${cpus().length} × ${cpuModel()}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM, Node ${process.version}, DuckDB (@duckdb/node-api) ${duckdbVersion()}`,
 );
+out(`- commit: ${commit()}`);
 out(`- load average at start (1, 5, 15 min): ${load()}`);
 out(`- cases: ${cases.join(', ')}\n`);
 out('| case | measure | records | MB | seconds | records/s | MB/s | peak RSS MB | note |');
