@@ -11,7 +11,8 @@ import { Ksuid } from '../lake/ksuid';
 import { Value } from '../zed/value';
 import { BodyWriter, Connection, ConnectionOptions, MediaType, urlPath } from './connection';
 import { ResponseError } from './errors';
-import { concatSource, parseErrorText, QueryReader, valueToJS } from './query';
+import { valueToJS } from '../formats/json';
+import { concatSource, parseErrorText, QueryReader } from './query';
 
 /** A commit's author, message and application metadata (ZSON text). */
 export interface CommitMessage {

@@ -16,12 +16,6 @@ export type {
 export { Connection, DEFAULT_LAKE, MediaType, urlPath } from './connection';
 export type { BodyWriter, ConnectionOptions, RequestOptions, Response } from './connection';
 export { RequestError, ResponseError } from './errors';
-export {
-  QueryError,
-  QueryReader,
-  concatSource,
-  formatProgress,
-  parseErrorText,
-  valueToJS,
-} from './query';
+export { QueryError, QueryReader, concatSource, formatProgress, parseErrorText } from './query';
+export { valueToJS } from '../formats/json';
 export type { QueryProgress, SourceInfo } from './query';

@@ -6,8 +6,7 @@
 
 import { readFile } from 'node:fs/promises';
 import { ByteSource, ValueReader } from '../formats/io';
-import { JSONMarshaler } from '../formats/json';
-import { JSONText } from '../formats/json/text';
+import { valueToJS } from '../formats/json';
 import { ControlFormat, ZngControl, ZngReader } from '../formats/zng';
 import { parseValue } from '../formats/zson';
 import { TypeContext } from '../zed/context';
@@ -33,13 +32,6 @@ export class QueryError extends Error {
     super(message);
     this.name = 'QueryError';
   }
-}
-
-/** A value's JSON form, parsed (records become objects, bytes "0x..." text). */
-export function valueToJS(v: Value): unknown {
-  const text = new JSONText(256);
-  new JSONMarshaler().marshal(text, v.type, v.buf, v.off, v.len);
-  return JSON.parse(text.buf.subarray(0, text.len).toString('utf8'));
 }
 
 /** Reads a query response: values in batches, control messages consumed. */

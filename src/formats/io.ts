@@ -7,6 +7,7 @@
 import { Readable, Writable } from 'node:stream';
 import { TypeContext } from '../zed/context';
 import { Value } from '../zed/value';
+import { TextBuffer } from './textbuffer';
 
 /** A source of values, a batch at a time. */
 export interface ValueReader {
@@ -191,45 +192,12 @@ export async function readAll(r: ValueReader): Promise<Value[]> {
  * Accumulates output bytes and hands them to a sink in chunks of about
  * `flushAt` bytes, so writers can append small pieces cheaply.
  */
-export class OutputBuffer {
-  private buf: Buffer;
-  private len = 0;
-
+export class OutputBuffer extends TextBuffer {
   constructor(
     private sink: ByteSink,
     private flushAt = 64 * 1024,
   ) {
-    this.buf = Buffer.allocUnsafe(flushAt * 2);
-  }
-
-  get length(): number {
-    return this.len;
-  }
-
-  private ensure(n: number): void {
-    if (this.len + n <= this.buf.length) return;
-    let size = this.buf.length * 2;
-    while (size < this.len + n) size *= 2;
-    const nb = Buffer.allocUnsafe(size);
-    this.buf.copy(nb, 0, 0, this.len);
-    this.buf = nb;
-  }
-
-  writeString(s: string): void {
-    // Worst case 3 bytes per UTF-16 unit.
-    this.ensure(s.length * 3);
-    this.len += this.buf.write(s, this.len, 'utf8');
-  }
-
-  writeBytes(b: Uint8Array, off = 0, len = b.length - off): void {
-    this.ensure(len);
-    this.buf.set(b.subarray(off, off + len), this.len);
-    this.len += len;
-  }
-
-  writeByte(b: number): void {
-    this.ensure(1);
-    this.buf[this.len++] = b;
+    super(flushAt * 2);
   }
 
   /** True when enough has accumulated that the caller should flush. */
@@ -239,9 +207,7 @@ export class OutputBuffer {
 
   async flush(): Promise<void> {
     if (this.len === 0) return;
-    const chunk = Buffer.from(this.buf.subarray(0, this.len));
-    this.len = 0;
-    await this.sink.write(chunk);
+    await this.sink.write(this.take());
   }
 
   async end(): Promise<void> {

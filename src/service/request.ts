@@ -6,8 +6,7 @@ import { Request } from 'express';
 import { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { ByteSource, sourceFromBuffer } from '../formats/io';
-import { JSONMarshaler } from '../formats/json';
-import { JSONText } from '../formats/json/text';
+import { valueToJS } from '../formats/json';
 import { formatByName } from '../formats/registry';
 import { parseValue } from '../formats/zson';
 import { CommitMessage } from '../lake';
@@ -191,17 +190,10 @@ export async function readPayload(req: Request): Promise<Payload> {
     throw invalid((e as Error).message);
   }
   if (!first) return {};
-  const js = toJS(first);
+  const js = valueToJS(first);
   if (js === null || typeof js !== 'object' || Array.isArray(js))
     throw invalid('request payload must be a record');
   return js as Payload;
-}
-
-/** A value's JSON form, parsed. */
-export function toJS(v: Value): unknown {
-  const text = new JSONText(256);
-  new JSONMarshaler().marshal(text, v.type, v.buf, v.off, v.len);
-  return JSON.parse(text.buf.subarray(0, text.len).toString('utf8'));
 }
 
 function describe(v: unknown): string {

@@ -277,7 +277,7 @@ export class LakeWriter implements ValueWriter {
 
   async write(vals: Value[]): Promise<void> {
     for (const v of vals) {
-      this.out.writeString(this.format(v));
+      this.out.utf8(this.format(v));
       if (this.out.full) await this.out.flush();
     }
   }

@@ -16,7 +16,7 @@
 //
 // Input arrives in chunks; fields without quotes are copied in runs.
 
-import { ByteBuf } from '../zeek/bytebuf';
+import { TextBuffer } from '../textbuffer';
 import { decodeRune, isSpace, runeLen } from '../zeek/strconv';
 
 const enum State {
@@ -27,13 +27,13 @@ const enum State {
 
 export class Preprocessor {
   /** The rewritten bytes. */
-  readonly out = new ByteBuf();
+  readonly out = new TextBuffer();
   /** out[0, safeEnd) ends with a record-ending newline (or is everything, after end()). */
   safeEnd = 0;
 
   private state = State.Field;
   private hasStr = false;
-  private scratch = new ByteBuf(256);
+  private scratch = new TextBuffer(256);
 
   constructor(private delim: number) {}
 

@@ -13,7 +13,7 @@
 // non-quoted-field`, `record on line 3: wrong number of fields`.
 
 import { decodeRune, isSpace, runeLen } from '../zeek/strconv';
-import { ByteBuf } from '../zeek/bytebuf';
+import { TextBuffer } from '../textbuffer';
 
 export const ERR_BARE_QUOTE = 'bare " in non-quoted-field';
 export const ERR_QUOTE = 'extraneous or missing " in quoted-field';
@@ -39,7 +39,7 @@ export class CsvParseError extends Error {
 
 export class RecordSplitter {
   /** Field contents of the last record, back to back. */
-  readonly fields = new ByteBuf(1024);
+  readonly fields = new TextBuffer(1024);
   /** End offset in `fields` of each field of the last record. */
   ends: number[] = [];
   /** Lines read so far (the line of the last record's end). */

@@ -32,7 +32,7 @@ import { formatValue } from '../zson';
 import { writeTime } from '../zson/formatter';
 import { decodeRune, isSpace } from '../zeek/strconv';
 import { FlatLayout, Flattener } from '../zeek/flatten';
-import { ByteBuf } from '../zeek/bytebuf';
+import { TextBuffer } from '../textbuffer';
 
 export const ERR_NOT_DATA_FRAME =
   "CSV output requires uniform records but multiple types encountered (consider 'fuse')";
@@ -63,7 +63,7 @@ export class CsvWriter implements ValueWriter {
   private scratch = Value.null();
   private it = new ZIter();
   // The record being written.
-  private line = new ByteBuf(1024);
+  private line = new TextBuffer(1024);
 
   constructor(sink: ByteSink, _opts?: WriterOptions, csv: CsvWriterOptions = {}) {
     this.out = new OutputBuffer(sink);
@@ -123,7 +123,7 @@ export class CsvWriter implements ValueWriter {
     }
     line.byte(10);
     // One call per record into the output; fields are assembled here.
-    this.out.writeBytes(line.buf, 0, line.len);
+    this.out.raw(line.buf, 0, line.len);
     line.len = 0;
   }
 

@@ -22,4 +22,4 @@ export const ndjsonFormat: Format = {
 
 export { JSONReader, MAX_DEPTH } from './reader';
 export { JSONArrayWriter, NDJSONWriter } from './writer';
-export { JSONMarshaler, JSONMarshalError } from './marshal';
+export { JSONMarshaler, JSONMarshalError, valueToJS } from './marshal';

@@ -23,9 +23,11 @@ import {
   TypeUnion,
 } from '../../zed/types';
 import { decodeUint } from '../../zed/primitive';
+import { Value } from '../../zed/value';
 import { readUvarint, uv } from '../../zed/zcode';
 import { formatPrimitive, formatTypeValue } from '../zjson/primitive';
-import { formatJSONFloat, JSONText } from './text';
+import { TextBuffer } from '../textbuffer';
+import { formatJSONFloat, quoteJSON, quoteJSONBytes } from './text';
 import { formatValueForKey } from './mapkey';
 
 /** A value the reference's JSON encoder refuses (NaN, ±Inf), with Go's message. */
@@ -42,7 +44,7 @@ export class JSONMarshaler {
    * Throws JSONMarshalError for a NaN or infinite float, leaving out's
    * length where it was.
    */
-  marshal(out: JSONText, type: Type, buf: Buffer, off: number, len: number): void {
+  marshal(out: TextBuffer, type: Type, buf: Buffer, off: number, len: number): void {
     const mark = out.len;
     try {
       this.value(out, type, buf, off, len, 0);
@@ -54,7 +56,7 @@ export class JSONMarshaler {
 
   /** records counts the record marshalers around this value (for Go's error text). */
   private value(
-    out: JSONText,
+    out: TextBuffer,
     type: Type,
     buf: Buffer,
     off: number,
@@ -104,7 +106,7 @@ export class JSONMarshaler {
       }
       case Kind.Enum: {
         const sym = (t as TypeEnum).symbols[decodeUint(buf, off, len)];
-        out.quote(sym ?? '<bad enum>');
+        quoteJSON(out, sym ?? '<bad enum>');
         return;
       }
       case Kind.Error:
@@ -116,7 +118,7 @@ export class JSONMarshaler {
   }
 
   private record(
-    out: JSONText,
+    out: TextBuffer,
     rt: TypeRecord,
     buf: Buffer,
     off: number,
@@ -125,11 +127,11 @@ export class JSONMarshaler {
   ): void {
     let names = this.names.get(rt);
     if (names === undefined) {
-      const nt = new JSONText(64);
+      const nt = new TextBuffer(64);
       names = rt.fields.map((f, i) => {
         nt.reset();
         if (i > 0) nt.byte(0x2c);
-        nt.quote(f.name);
+        quoteJSON(nt, f.name);
         nt.byte(0x3a);
         return Buffer.from(nt.buf.subarray(0, nt.len));
       });
@@ -152,7 +154,7 @@ export class JSONMarshaler {
   }
 
   private map(
-    out: JSONText,
+    out: TextBuffer,
     mt: TypeMap,
     buf: Buffer,
     off: number,
@@ -176,8 +178,8 @@ export class JSONMarshaler {
       if (!first) out.byte(0x2c);
       first = false;
       // String keys go out as their bytes (a null key as ""), other keys as text.
-      if (keyType.id === ID.String) out.quoteBytes(buf, ko, kl < 0 ? 0 : kl);
-      else out.quote(mapKeyText(keyType, buf, ko, kl));
+      if (keyType.id === ID.String) quoteJSONBytes(out, buf, ko, kl < 0 ? 0 : kl);
+      else quoteJSON(out, mapKeyText(keyType, buf, ko, kl));
       out.byte(0x3a);
       this.value(out, mt.valType, buf, vo, vl, records + 1);
     }
@@ -185,7 +187,7 @@ export class JSONMarshaler {
   }
 
   private primitive(
-    out: JSONText,
+    out: TextBuffer,
     t: Type,
     buf: Buffer,
     off: number,
@@ -206,10 +208,10 @@ export class JSONMarshaler {
         out.ascii(String(decodeIntExact(buf, off, len)));
         return;
       case ID.Duration:
-        out.quote(formatDuration(decodeIntExact(buf, off, len)));
+        quoteJSON(out, formatDuration(decodeIntExact(buf, off, len)));
         return;
       case ID.Time:
-        out.quote(formatTime(decodeIntExact(buf, off, len)));
+        quoteJSON(out, formatTime(decodeIntExact(buf, off, len)));
         return;
       case ID.Float16:
       case ID.Float32:
@@ -231,7 +233,7 @@ export class JSONMarshaler {
         out.ascii('"0x' + buf.toString('hex', off, off + len) + '"');
         return;
       case ID.String:
-        out.quoteBytes(buf, off, len);
+        quoteJSONBytes(out, buf, off, len);
         return;
       case ID.IP:
         out.ascii('"' + formatIP(buf, off, len) + '"');
@@ -240,13 +242,13 @@ export class JSONMarshaler {
         out.ascii('"' + formatNet(buf, off, len) + '"');
         return;
       case ID.Type:
-        out.quote('<' + formatTypeValue(buf, off, len) + '>');
+        quoteJSON(out, '<' + formatTypeValue(buf, off, len) + '>');
         return;
       case ID.Null:
         out.ascii('null');
         return;
       default:
-        out.quote(formatPrimitive(t, buf, off, len));
+        quoteJSON(out, formatPrimitive(t, buf, off, len));
     }
   }
 }
@@ -273,4 +275,11 @@ function mapKeyText(keyType: Type, buf: Buffer, off: number, len: number): strin
     default:
       return formatValueForKey(keyType, buf, off, len);
   }
+}
+
+/** A value's JSON form, parsed into JS (records become objects, bytes "0x..." text). */
+export function valueToJS(v: Value): unknown {
+  const text = new TextBuffer(256);
+  new JSONMarshaler().marshal(text, v.type, v.buf, v.off, v.len);
+  return JSON.parse(text.toString());
 }

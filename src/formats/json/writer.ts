@@ -1,16 +1,15 @@
 // JSON writers: NDJSON (one JSON value per line, the reference's `-f json`)
 // and the JSON array writer (the whole result as one array, the service's
 // application/json), which the reference writes as "[" v1 "," v2 ... "]\n",
-// or "[]\n" for no values.
+// or "[]\n" for no values. Values are marshaled straight into the output
+// buffer; on a value JSON cannot hold, the values before it still go out.
 
 import { Value } from '../../zed/value';
 import { ByteSink, OutputBuffer, ValueWriter } from '../io';
 import { JSONMarshaler } from './marshal';
-import { JSONText } from './text';
 
 export class NDJSONWriter implements ValueWriter {
   private out: OutputBuffer;
-  private text = new JSONText(64 * 1024);
   private marshaler = new JSONMarshaler();
 
   constructor(sink: ByteSink) {
@@ -18,34 +17,21 @@ export class NDJSONWriter implements ValueWriter {
   }
 
   async write(vals: Value[]): Promise<void> {
-    const text = this.text;
-    try {
-      for (const v of vals) {
-        this.marshaler.marshal(text, v.type, v.buf, v.off, v.len);
-        text.byte(0x0a);
-        if (text.len >= 64 * 1024) await this.drain();
-      }
-    } finally {
-      // On a value JSON cannot hold, the values before it still go out.
-      await this.drain();
+    const out = this.out;
+    for (const v of vals) {
+      this.marshaler.marshal(out, v.type, v.buf, v.off, v.len);
+      out.byte(0x0a);
+      if (out.full) await out.flush();
     }
   }
 
-  private async drain(): Promise<void> {
-    this.out.writeBytes(this.text.buf, 0, this.text.len);
-    this.text.reset();
-    if (this.out.full) await this.out.flush();
-  }
-
   async close(): Promise<void> {
-    await this.drain();
     await this.out.end();
   }
 }
 
 export class JSONArrayWriter implements ValueWriter {
   private out: OutputBuffer;
-  private text = new JSONText(64 * 1024);
   private marshaler = new JSONMarshaler();
   private wrote = false;
 
@@ -54,34 +40,23 @@ export class JSONArrayWriter implements ValueWriter {
   }
 
   async write(vals: Value[]): Promise<void> {
-    const text = this.text;
-    try {
-      for (const v of vals) {
-        const mark = text.len;
-        text.byte(this.wrote ? 0x2c : 0x5b);
-        try {
-          this.marshaler.marshal(text, v.type, v.buf, v.off, v.len);
-        } catch (e) {
-          text.len = mark;
-          throw e;
-        }
-        this.wrote = true;
-        if (text.len >= 64 * 1024) await this.drain();
+    const out = this.out;
+    for (const v of vals) {
+      const mark = out.len;
+      out.byte(this.wrote ? 0x2c : 0x5b);
+      try {
+        this.marshaler.marshal(out, v.type, v.buf, v.off, v.len);
+      } catch (e) {
+        out.len = mark;
+        throw e;
       }
-    } finally {
-      await this.drain();
+      this.wrote = true;
+      if (out.full) await out.flush();
     }
   }
 
-  private async drain(): Promise<void> {
-    this.out.writeBytes(this.text.buf, 0, this.text.len);
-    this.text.reset();
-    if (this.out.full) await this.out.flush();
-  }
-
   async close(): Promise<void> {
-    await this.drain();
-    this.out.writeString(this.wrote ? ']\n' : '[]\n');
+    this.out.ascii(this.wrote ? ']\n' : '[]\n');
     await this.out.end();
   }
 }

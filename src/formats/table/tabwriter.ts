@@ -11,7 +11,7 @@
 // until flush(), or until a line of one cell ends (which cannot change
 // the layout of what follows).
 
-import { ByteBuf } from '../zeek/bytebuf';
+import { TextBuffer } from '../textbuffer';
 import { decodeRune, runeLen } from '../zeek/strconv';
 
 const ESCAPE = 0xff;
@@ -31,9 +31,9 @@ function runeCount(buf: Uint8Array, s: number, e: number): number {
 
 export class TabWriter {
   /** Formatted output; the owner drains it. */
-  readonly out = new ByteBuf(64 * 1024);
+  readonly out = new TextBuffer(64 * 1024);
   // Text of the buffered cells, and the start of text not yet measured.
-  private text = new ByteBuf(64 * 1024);
+  private text = new TextBuffer(64 * 1024);
   private pos = 0;
   // Whether text since pos has bytes of 0x80 and up (else width = bytes).
   private nonASCII = false;

@@ -9,7 +9,7 @@ import { Kind } from '../../zed/types';
 import { Value } from '../../zed/value';
 import { ByteSink, FormatError, ValueWriter, WriterOptions } from '../io';
 import { ColumnFormatter, formatError } from '../text/format';
-import { ByteBuf } from '../zeek/bytebuf';
+import { TextBuffer } from '../textbuffer';
 import { FlatLayout } from '../zeek/flatten';
 import { formatValue } from '../zson';
 import { TabWriter } from './tabwriter';
@@ -22,7 +22,7 @@ const FLUSH_AT = 64 * 1024;
 export class TableWriter implements ValueWriter {
   private table = new TabWriter(0, 1);
   private columns = new ColumnFormatter('');
-  private line = new ByteBuf(1024);
+  private line = new TextBuffer(1024);
   private layout: FlatLayout | undefined;
   private rows = 0;
 

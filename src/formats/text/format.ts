@@ -37,7 +37,7 @@ import { Value } from '../../zed/value';
 import { FormatError } from '../io';
 import { readUvarint, uv, ZcodeError, ZIter } from '../../zed/zcode';
 import { formatValue } from '../zson';
-import { ByteBuf } from '../zeek/bytebuf';
+import { TextBuffer } from '../textbuffer';
 import { writeZeekString } from '../zeek/escape';
 import { FlatLayout, Flattener } from '../zeek/flatten';
 import { formatZeekTimeBody, nsParts, splitNs } from '../zeek/time';
@@ -50,7 +50,7 @@ const TAB = 9;
 const scratch = Value.null();
 
 /** Appends the text of a value (null as "-"): the reference's zeekio.FormatValue. */
-export function appendValue(out: ByteBuf, t: Type, buf: Buffer, off: number, len: number): void {
+export function appendValue(out: TextBuffer, t: Type, buf: Buffer, off: number, len: number): void {
   if (len < 0) out.byte(DASH);
   else appendAny(out, t, buf, off, len, false);
 }
@@ -61,7 +61,7 @@ export function appendValue(out: ByteBuf, t: Type, buf: Buffer, off: number, len
  * of other types.
  */
 function appendAny(
-  out: ByteBuf,
+  out: TextBuffer,
   t: Type,
   buf: Buffer,
   off: number,
@@ -178,13 +178,13 @@ function appendAny(
   throw new ZcodeError(`unknown type ID ${t.id}`);
 }
 
-function appendNumber(out: ByteBuf, v: number | bigint): void {
+function appendNumber(out: TextBuffer, v: number | bigint): void {
   if (typeof v === 'number' && v >= 0) out.digits(v);
   else out.ascii(String(v));
 }
 
 /** Fields comma-joined, nulls as "-". */
-function appendRecord(out: ByteBuf, t: TypeRecord, buf: Buffer, off: number, len: number): void {
+function appendRecord(out: TextBuffer, t: TypeRecord, buf: Buffer, off: number, len: number): void {
   const fields = t.fields;
   // The reference fails on a null record here; every field null is the
   // nearest sensible reading.
@@ -202,7 +202,7 @@ function appendRecord(out: ByteBuf, t: TypeRecord, buf: Buffer, off: number, len
 }
 
 /** "<tag>:<value>", or "-" for a null union. */
-function appendUnion(out: ByteBuf, t: TypeUnion, buf: Buffer, off: number, len: number): void {
+function appendUnion(out: TextBuffer, t: TypeUnion, buf: Buffer, off: number, len: number): void {
   if (len < 0) {
     out.byte(DASH);
     return;
@@ -228,7 +228,7 @@ function appendUnion(out: ByteBuf, t: TypeUnion, buf: Buffer, off: number, len: 
  * (fraction without trailing zeros), in number arithmetic: every int64
  * time is within ±9.3e9 seconds.
  */
-function appendTime(out: ByteBuf, buf: Buffer, off: number, len: number): void {
+function appendTime(out: TextBuffer, buf: Buffer, off: number, len: number): void {
   splitNs(buf, off, len);
   let sec = nsParts.sec;
   let frac = nsParts.frac;
@@ -267,7 +267,7 @@ function appendTime(out: ByteBuf, buf: Buffer, off: number, len: number): void {
 }
 
 /** Appends n (≥ 0) in decimal with at least width digits. */
-function pad(out: ByteBuf, n: number, width: number): void {
+function pad(out: TextBuffer, n: number, width: number): void {
   for (let p = 10 ** (width - 1); p > 1 && n < p; p /= 10) out.byte(0x30);
   out.digits(n);
 }
@@ -298,7 +298,7 @@ export class ColumnFormatter {
   }
 
   /** Appends the columns of a record value, without a line ending. */
-  appendRow(out: ByteBuf, v: Value): void {
+  appendRow(out: TextBuffer, v: Value): void {
     const fl = this.flattener;
     const types = fl.layout(v.type).types;
     const n = fl.locate(v.type, v.buf, v.off, v.len);

@@ -5,14 +5,14 @@
 import { Kind } from '../../zed/types';
 import { Value } from '../../zed/value';
 import { ByteSink, ValueWriter, WriterOptions } from '../io';
-import { ByteBuf } from '../zeek/bytebuf';
+import { TextBuffer } from '../textbuffer';
 import { appendValue, ColumnFormatter, formatError } from './format';
 
 /** Bytes gathered before they go to the sink. */
 const FLUSH_AT = 64 * 1024;
 
 export class TextWriter implements ValueWriter {
-  private out = new ByteBuf(FLUSH_AT + 4096);
+  private out = new TextBuffer(FLUSH_AT + 4096);
   private columns = new ColumnFormatter('-');
 
   constructor(

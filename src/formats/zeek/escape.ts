@@ -12,7 +12,7 @@
 // container, are disguised by escaping their first character.
 
 import { isUtf8 } from 'node:buffer';
-import { ByteBuf } from './bytebuf';
+import { TextBuffer } from '../textbuffer';
 import { decodeRune, isPrint, RUNE_ERROR, runeLen } from './strconv';
 
 function unhex(c: number): number {
@@ -131,7 +131,7 @@ function mayChangeUnderNFC(b: Uint8Array): boolean {
  * reference.
  */
 export function writeZeekString(
-  out: ByteBuf,
+  out: TextBuffer,
   buf: Buffer,
   s: number,
   e: number,

@@ -17,7 +17,7 @@ import { ZcodeError, ZIter } from '../../zed/zcode';
 import { DuplicateFieldError } from '../../zed/context';
 import { ByteSink, FormatError, OutputBuffer, ValueWriter, WriterOptions } from '../io';
 import { formatValue } from '../zson';
-import { ByteBuf } from './bytebuf';
+import { TextBuffer } from '../textbuffer';
 import { writeZeekString } from './escape';
 import { FlatLayout, Flattener } from './flatten';
 import { formatZeekTimeBody } from './time';
@@ -69,7 +69,7 @@ export class ZeekWriter implements ValueWriter {
   private flattener = new Flattener();
   private layout: FlatLayout | undefined;
   // The record being written.
-  private line = new ByteBuf(1024);
+  private line = new TextBuffer(1024);
   private path = '';
   private wroteHeader = false;
 
@@ -126,7 +126,7 @@ export class ZeekWriter implements ValueWriter {
       else this.formatAny(types[i], v.buf, fl.offs[i], len, false);
     }
     line.byte(10);
-    this.out.writeBytes(line.buf, 0, line.len);
+    this.out.raw(line.buf, 0, line.len);
   }
 
   private writeHeader(layout: FlatLayout, path: string): void {
@@ -149,7 +149,7 @@ export class ZeekWriter implements ValueWriter {
       });
       s += fields + '\n' + types + '\n';
     }
-    this.out.writeString(s);
+    this.out.utf8(s);
   }
 
   /** Writes a non-null value (or a null set element, as its zero value). */

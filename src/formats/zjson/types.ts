@@ -17,7 +17,8 @@ import {
   TypeSet,
   TypeUnion,
 } from '../../zed/types';
-import { JSONText } from '../json/text';
+import { quoteJSON } from '../json/text';
+import { TextBuffer } from '../textbuffer';
 
 /**
  * Writes type objects. Types must belong to one context (the writer's own),
@@ -27,7 +28,7 @@ export class TypeEncoder {
   private sent = new Set<Type>();
 
   /** Appends the type object of t: its definition the first time, a ref after. */
-  encode(out: JSONText, t: Type): void {
+  encode(out: TextBuffer, t: Type): void {
     if (t instanceof TypePrimitive) {
       out.ascii('{"kind":"primitive","name":"' + t.name + '"}');
       return;
@@ -41,10 +42,10 @@ export class TypeEncoder {
     this.sent.add(t);
   }
 
-  private define(out: JSONText, t: Type): void {
+  private define(out: TextBuffer, t: Type): void {
     if (t instanceof TypeNamed) {
       out.ascii('{"kind":"named","id":' + t.id + ',"name":');
-      out.quote(t.name, true);
+      quoteJSON(out, t.name, true);
       out.ascii(',"type":');
       this.encode(out, t.type);
     } else if (t instanceof TypeRecord) {
@@ -55,7 +56,7 @@ export class TypeEncoder {
       } else {
         t.fields.forEach((f, i) => {
           out.ascii(i === 0 ? '[{"name":' : ',{"name":');
-          out.quote(f.name, true);
+          quoteJSON(out, f.name, true);
           out.ascii(',"type":');
           this.encode(out, f.type);
           out.byte(0x7d);
@@ -82,7 +83,7 @@ export class TypeEncoder {
       out.ascii('{"kind":"enum","id":' + t.id + ',"symbols":[');
       t.symbols.forEach((s, i) => {
         if (i > 0) out.byte(0x2c);
-        out.quote(s, true);
+        quoteJSON(out, s, true);
       });
       out.byte(0x5d);
     } else {

@@ -28,13 +28,13 @@ import {
 import { Value } from '../../zed/value';
 import { readUvarint, uv } from '../../zed/zcode';
 import { ByteSink, ControlMessage, OutputBuffer, ValueWriter } from '../io';
-import { JSONText } from '../json/text';
+import { quoteJSON, quoteJSONBytes } from '../json/text';
+import { TextBuffer } from '../textbuffer';
 import { formatPrimitive } from './primitive';
 import { TypeEncoder } from './types';
 
 export class ZJSONWriter implements ValueWriter {
   private out: OutputBuffer;
-  private text = new JSONText(64 * 1024);
   private ctx = new TypeContext();
   private local = new Map<Type, Type>();
   // Per source union, the local tag of each source tag (see localType).
@@ -48,16 +48,15 @@ export class ZJSONWriter implements ValueWriter {
   }
 
   async write(vals: Value[]): Promise<void> {
-    const text = this.text;
+    const out = this.out;
     for (const v of vals) {
-      this.encodeValue(text, v);
-      if (text.len >= 64 * 1024) await this.drain();
+      this.encodeValue(out, v);
+      if (out.full) await out.flush();
     }
-    await this.drain();
   }
 
   /** Appends one ZJSON line for v. */
-  private encodeValue(text: JSONText, v: Value): void {
+  private encodeValue(text: TextBuffer, v: Value): void {
     text.ascii('{"type":');
     // The type goes before the value, whose type values may define more.
     this.encoder.encode(text, this.localType(v.type));
@@ -112,27 +111,20 @@ export class ZJSONWriter implements ValueWriter {
 
   /** Writes a control message as {"type":"<name>","value":<value>}. */
   async writeControl(msg: ControlMessage): Promise<void> {
-    const text = this.text;
-    text.ascii('{"type":');
-    text.quote(msg.type, true);
-    text.ascii(',"value":');
-    writeJSON(text, msg.value);
-    text.ascii('}\n');
-    await this.drain();
-  }
-
-  private async drain(): Promise<void> {
-    this.out.writeBytes(this.text.buf, 0, this.text.len);
-    this.text.reset();
-    if (this.out.full) await this.out.flush();
+    const out = this.out;
+    out.ascii('{"type":');
+    quoteJSON(out, msg.type, true);
+    out.ascii(',"value":');
+    writeJSON(out, msg.value);
+    out.ascii('}\n');
+    if (out.full) await out.flush();
   }
 
   async close(): Promise<void> {
-    await this.drain();
     await this.out.end();
   }
 
-  private value(out: JSONText, type: Type, buf: Buffer, off: number, len: number): void {
+  private value(out: TextBuffer, type: Type, buf: Buffer, off: number, len: number): void {
     if (len < 0) {
       out.ascii('null');
       return;
@@ -141,12 +133,12 @@ export class ZJSONWriter implements ValueWriter {
     switch (t.kind) {
       case Kind.Primitive:
         if (t.id === ID.String) {
-          out.quoteBytes(buf, off, len, true);
+          quoteJSONBytes(out, buf, off, len, true);
         } else if (t.id === ID.Type) {
           if (this.scratch.size > 10000) this.scratch.reset();
           this.encoder.encode(out, this.localType(this.scratch.lookupByValue(buf, off, len)));
         } else {
-          out.quote(formatPrimitive(t, buf, off, len), true);
+          quoteJSON(out, formatPrimitive(t, buf, off, len), true);
         }
         return;
       case Kind.Record: {
@@ -220,7 +212,7 @@ export class ZJSONWriter implements ValueWriter {
   }
 
   /** Writes the tagged child at buf[p]; returns the offset after it. */
-  private child(out: JSONText, t: Type, buf: Buffer, p: number, end: number): number {
+  private child(out: TextBuffer, t: Type, buf: Buffer, p: number, end: number): number {
     const tag = readUvarint(buf, p, end);
     const body = uv.end;
     this.value(out, t, buf, body, tag - 1);
@@ -229,11 +221,11 @@ export class ZJSONWriter implements ValueWriter {
 }
 
 /** Writes a JS value (a control message's payload) as Go's json.Marshal would. */
-export function writeJSON(out: JSONText, v: unknown): void {
+export function writeJSON(out: TextBuffer, v: unknown): void {
   if (v === null || v === undefined) {
     out.ascii('null');
   } else if (typeof v === 'string') {
-    out.quote(v, true);
+    quoteJSON(out, v, true);
   } else if (typeof v === 'number') {
     out.ascii(Number.isFinite(v) ? String(v) : 'null');
   } else if (typeof v === 'bigint') {
@@ -254,7 +246,7 @@ export function writeJSON(out: JSONText, v: unknown): void {
       if (e === undefined) continue;
       if (!first) out.byte(0x2c);
       first = false;
-      out.quote(k, true);
+      quoteJSON(out, k, true);
       out.byte(0x3a);
       writeJSON(out, e);
     }

@@ -42,171 +42,10 @@ import {
   TypeUnion,
 } from '../../zed/types';
 import { readUvarint, uv } from '../../zed/zcode';
-import { decodeUTF8Go, utf8SeqLen, copyRange } from './gotext';
-
-/** A growable byte buffer for text output. */
-export class TextBuffer {
-  buf: Buffer;
-  len = 0;
-
-  constructor(size = 1 << 16) {
-    this.buf = Buffer.allocUnsafe(size);
-  }
-
-  ensure(n: number): void {
-    if (this.len + n <= this.buf.length) return;
-    let size = this.buf.length * 2;
-    while (size < this.len + n) size *= 2;
-    const nb = Buffer.allocUnsafe(size);
-    this.buf.copy(nb, 0, 0, this.len);
-    this.buf = nb;
-  }
-
-  byte(c: number): void {
-    if (this.len >= this.buf.length) this.ensure(1);
-    this.buf[this.len++] = c;
-  }
-
-  /** Appends a string of ASCII (Latin-1) characters. */
-  ascii(s: string): void {
-    const n = s.length;
-    if (this.len + n > this.buf.length) this.ensure(n);
-    const buf = this.buf;
-    let p = this.len;
-    for (let i = 0; i < n; i++) buf[p++] = s.charCodeAt(i);
-    this.len = p;
-  }
-
-  /** Appends any string as UTF-8. */
-  utf8(s: string): void {
-    this.ensure(s.length * 3);
-    this.len += this.buf.write(s, this.len, 'utf8');
-  }
-
-  raw(src: Uint8Array, off: number, len: number): void {
-    if (this.len + len > this.buf.length) this.ensure(len);
-    if (len < 256) {
-      const buf = this.buf;
-      let p = this.len;
-      for (let i = 0; i < len; i++) buf[p++] = src[off + i];
-      this.len = p;
-      return;
-    }
-    this.buf.set(src.subarray(off, off + len), this.len);
-    this.len += len;
-  }
-
-  /** Appends the decimal digits of a non-negative safe integer. */
-  digits(n: number): void {
-    if (n < 10) {
-      this.byte(48 + n);
-      return;
-    }
-    let k = 1;
-    for (let m = n; m >= 10; m = Math.floor(m / 10)) k++;
-    if (this.len + k > this.buf.length) this.ensure(k);
-    const buf = this.buf;
-    let p = this.len + k;
-    this.len = p;
-    while (n >= 10) {
-      const q = Math.floor(n / 10);
-      buf[--p] = 48 + (n - q * 10);
-      n = q;
-    }
-    buf[--p] = 48 + n;
-  }
-
-  spaces(n: number): void {
-    if (n <= 0) return;
-    if (this.len + n > this.buf.length) this.ensure(n);
-    const buf = this.buf;
-    let p = this.len;
-    for (let i = 0; i < n; i++) buf[p++] = 0x20;
-    this.len = p;
-  }
-
-  /** Takes the text written so far, leaving the buffer empty. */
-  take(): Buffer {
-    const out = copyRange(this.buf, 0, this.len);
-    this.len = 0;
-    return out;
-  }
-
-  toString(): string {
-    return this.buf.toString('utf8', 0, this.len);
-  }
-}
+import { TextBuffer, writeQuoted, ZSON_ESCAPES } from '../textbuffer';
+import { decodeUTF8Go } from './gotext';
 
 const hexDigits = '0123456789abcdef';
-
-// Bytes written as themselves inside a quoted string.
-const safeByte = new Uint8Array(128);
-for (let c = 0x20; c < 0x80; c++) safeByte[c] = c === 0x22 || c === 0x5c ? 0 : 1;
-
-/** Writes bytes as a quoted ZSON string (invalid UTF-8 bytes as \ufffd, as the reference does). */
-export function writeQuoted(out: TextBuffer, buf: Uint8Array, off: number, len: number): void {
-  out.ensure(len * 6 + 2);
-  const ob = out.buf;
-  let p = out.len;
-  ob[p++] = 0x22;
-  const end = off + len;
-  for (let i = off; i < end;) {
-    const c = buf[i];
-    if (c < 0x80) {
-      if (safeByte[c]) {
-        ob[p++] = c;
-        i++;
-        continue;
-      }
-      ob[p++] = 0x5c;
-      switch (c) {
-        case 0x22:
-        case 0x5c:
-          ob[p++] = c;
-          break;
-        case 0x08:
-          ob[p++] = 0x62;
-          break;
-        case 0x0c:
-          ob[p++] = 0x66;
-          break;
-        case 0x0a:
-          ob[p++] = 0x6e;
-          break;
-        case 0x0d:
-          ob[p++] = 0x72;
-          break;
-        case 0x09:
-          ob[p++] = 0x74;
-          break;
-        default:
-          ob[p++] = 0x75;
-          ob[p++] = 0x30;
-          ob[p++] = 0x30;
-          ob[p++] = hexDigits.charCodeAt(c >> 4);
-          ob[p++] = hexDigits.charCodeAt(c & 15);
-      }
-      i++;
-      continue;
-    }
-    const n = utf8SeqLen(buf, i, end);
-    if (n === 0) {
-      // \ufffd
-      ob[p++] = 0x5c;
-      ob[p++] = 0x75;
-      ob[p++] = 0x66;
-      ob[p++] = 0x66;
-      ob[p++] = 0x66;
-      ob[p++] = 0x64;
-      i++;
-      continue;
-    }
-    for (let k = 0; k < n; k++) ob[p++] = buf[i + k];
-    i += n;
-  }
-  ob[p++] = 0x22;
-  out.len = p;
-}
 
 /** Go's `%d.`-or-shortest-'g' text of a float, as ZSON writes floats. */
 export function floatText(v: number, bits: 32 | 64): string {
@@ -750,7 +589,7 @@ export class Formatter {
     const out = this.out;
     switch (t.id) {
       case ID.String:
-        writeQuoted(out, buf, off, len);
+        writeQuoted(out, buf, off, len, ZSON_ESCAPES);
         return;
       case ID.Int8:
       case ID.Int16:

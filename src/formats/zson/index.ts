@@ -12,7 +12,7 @@ import { ParseError, Parser } from './parser';
 import { newReader } from './reader';
 import { newWriter } from './writer';
 
-export { Formatter, TextBuffer } from './formatter';
+export { Formatter } from './formatter';
 export { ZsonReader, readerLimits } from './reader';
 export { ZsonWriter } from './writer';
 export type { ZsonWriterOptions } from './writer';
