@@ -145,6 +145,75 @@ describe('malformed blocks', () => {
     );
   });
 
+  test('damaged blocks of larger inputs read nothing outside their range', () => {
+    // Blocks with long literal runs and matches of every length, so the
+    // decoder's wide-copy paths run; each damaged block is decoded where it
+    // lies inside other bytes and on its own: any read outside the block's
+    // range or write outside the output's would make the two differ.
+    fc.assert(
+      fc.property(
+        repetitive.filter((b) => b.length > 40),
+        fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { maxLength: 3 }),
+        fc.nat(),
+        fc.integer({ min: -40, max: 40 }),
+        fc.uint8Array({ minLength: 32, maxLength: 32 }),
+        (src, flips, cut, slack, around) => {
+          const bad = Buffer.from(compress(src));
+          for (const [i, b] of flips) bad[i % bad.length] = b;
+          const block = bad.subarray(0, bad.length - (cut % 4 === 0 ? cut % bad.length : 0));
+          const size = Math.max(0, src.length + slack);
+          const embedded = Buffer.concat([around.subarray(0, 16), block, around.subarray(16)]);
+          const a = Buffer.alloc(size + 64, 0xaa);
+          const b = Buffer.alloc(size, 0xaa);
+          const na = lz4Decompress(embedded, 16, 16 + block.length, a, 32, 32 + size);
+          const nb = lz4Decompress(Buffer.from(block), 0, block.length, b, 0, size);
+          expect(na).toBe(nb);
+          expect(na).toBeGreaterThanOrEqual(-1);
+          expect(na).toBeLessThanOrEqual(size);
+          if (nb >= 0) expect(a.subarray(32, 32 + nb).equals(b.subarray(0, nb))).toBe(true);
+          expect(a.subarray(0, 32).every((x) => x === 0xaa)).toBe(true);
+          expect(a.subarray(32 + size).every((x) => x === 0xaa)).toBe(true);
+          if (flips.length === 0 && cut % 4 !== 0 && slack >= 0) {
+            expect(na).toBe(src.length);
+            expect(a.subarray(32, 32 + na).equals(src)).toBe(true);
+          }
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
+  test('overlapping matches of every offset and length decode exactly', () => {
+    // A literal run, one match of offset 1..20 and length 4..80, and 20
+    // more literals (room for the decoder's wide copies), against a
+    // byte-by-byte model of LZ4's copy.
+    const tail = Buffer.from('abcdefghijklmnopqrst');
+    for (let offset = 1; offset <= 20; offset++) {
+      for (let len = 4; len <= 80; len++) {
+        const lits = Buffer.from(Array.from({ length: 24 }, (_, i) => 65 + i));
+        const ml = len - 4;
+        const block = [0xf0 | Math.min(ml, 15), 24 - 15, ...lits, offset, 0];
+        if (ml >= 15) {
+          let r = ml - 15;
+          while (r >= 255) {
+            block.push(255);
+            r -= 255;
+          }
+          block.push(r);
+        }
+        block.push(0xf0, tail.length - 15, ...tail);
+        const want = [...lits];
+        for (let i = 0; i < len; i++) want.push(want[want.length - offset]);
+        want.push(...tail);
+        const out = Buffer.alloc(want.length + 30, 0xee);
+        const n = lz4Decompress(Buffer.from(block), 0, block.length, out, 0, want.length);
+        expect(n).toBe(want.length);
+        expect([...out.subarray(0, n)]).toEqual(want);
+        expect(out.subarray(n).every((x) => x === 0xee)).toBe(true);
+      }
+    }
+  });
+
   test('specific errors', () => {
     const out = Buffer.alloc(100);
     // Empty block.
