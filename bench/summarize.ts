@@ -1,7 +1,8 @@
 // The grouped aggregations of the query case, without the scan: the DNS
 // data set's ZNG is decoded into memory once, then each query's summarize
 // runs over those values (in batches, as the scan hands them out) in this
-// process, several times; the figures are medians. It isolates the group
+// process, several times; the figures are medians of the wall-clock time
+// and of the process's CPU time (steadier on a busy machine). It isolates the group
 // table, the aggregates and the spill path from decompression, HTTP and the
 // response encoding, which `npm run bench -- query` includes.
 //
@@ -30,14 +31,15 @@ const DEFAULT_QUERIES = [
   'count() by id.orig_p',
 ];
 
-/** Each query's median time (seconds) and its number of output rows. */
+/** Each query's times (wall and CPU seconds) and its number of output rows. */
 async function runQuery(
   zctx: TypeContext,
   vals: Value[],
   text: string,
   runs: number,
-): Promise<{ secs: number[]; rows: number }> {
+): Promise<{ secs: number[]; cpu: number[]; rows: number }> {
   const secs: number[] = [];
+  const cpu: number[] = [];
   let rows = 0;
   const memoryLimit = process.env.BENCH_MEMORY_LIMIT
     ? Number(process.env.BENCH_MEMORY_LIMIT)
@@ -55,14 +57,19 @@ async function runQuery(
     };
     const ctx = new QueryContext({ zctx, ...(memoryLimit ? { memoryLimit } : {}) });
     const t0 = now();
+    const c0 = process.cpuUsage();
     const q = await compileQuery(text, { ctx, inputs: [reader] });
     rows = 0;
     for (let b = await q.pull(); b; b = await q.pull()) rows += b.length;
     await q.close();
     // The first run warms up.
-    if (r > 0) secs.push(since(t0));
+    if (r > 0) {
+      secs.push(since(t0));
+      const c = process.cpuUsage(c0);
+      cpu.push((c.user + c.system) / 1e6);
+    }
   }
-  return { secs, rows };
+  return { secs, cpu, rows };
 }
 
 async function main(): Promise<void> {
@@ -74,9 +81,11 @@ async function main(): Promise<void> {
   const vals = decodeZng(readFileSync(data.zng), { ctx: zctx });
   console.log(`decoded ${vals.length} records in ${since(t0).toFixed(2)} s`);
   for (const q of queries) {
-    const { secs, rows } = await runQuery(zctx, vals, q, runs);
+    const { secs, cpu, rows } = await runQuery(zctx, vals, q, runs);
     const runsText = secs.map((s) => s.toFixed(3)).join(' ');
-    console.log(`${median(secs).toFixed(3)} s  ${q}  (${rows} rows; runs ${runsText})`);
+    console.log(
+      `${median(secs).toFixed(3)} s (CPU ${median(cpu).toFixed(3)} s)  ${q}  (${rows} rows; runs ${runsText})`,
+    );
   }
 }
 

@@ -52,6 +52,13 @@ export interface AggColumn {
   clear(): void;
   /** Keeps the listed groups (ascending old numbers), renumbered 0, 1, ... */
   keep(groups: readonly number[]): void;
+  /**
+   * Optional: reads the state of groups[0, n) (entries below 0 are
+   * skipped) so that consuming their values next hits the cache; the
+   * reads are independent, so their cache misses overlap. Returns a
+   * value derived from the reads, which callers keep.
+   */
+  touch?(groups: Int32Array, n: number): number;
 }
 
 /** An aggregate function's definition: create, column, or both. */

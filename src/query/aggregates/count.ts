@@ -27,6 +27,16 @@ class CountColumn implements AggColumn {
     this.n[g]++;
   }
 
+  touch(groups: Int32Array, len: number): number {
+    const n = this.n;
+    let x = 0;
+    for (let j = 0; j < len; j++) {
+      const g = groups[j];
+      if (g >= 0) x += n[g];
+    }
+    return x | 0;
+  }
+
   consumePartial(g: number, v: Value): void {
     if (v.type !== TypeUint64) throw new Error('count: partial not uint64');
     this.n[g] += decodeUint(v.buf, v.off, v.len);

@@ -34,7 +34,7 @@ function codeOf(v: Value): number {
   let u = v.type.under.id * 2;
   while (u > 0) {
     buf[n++] = u & 0xff;
-    u = Math.floor(u / 256);
+    u >>>= 8;
   }
   const src = v.buf;
   for (let i = v.off, e = v.off + len; i < e; i++) buf[n++] = src[i];
@@ -95,6 +95,17 @@ class DCountColumn implements AggColumn {
     }
     this.n[g] = 0;
     this.sketches[g] = undefined;
+  }
+
+  touch(groups: Int32Array, len: number): number {
+    const n = this.n;
+    const codes = this.codes;
+    let x = 0;
+    for (let j = 0; j < len; j++) {
+      const g = groups[j];
+      if (g >= 0) x += n[g] + codes[g * INLINE];
+    }
+    return x | 0;
   }
 
   consume(g: number, v: Value): void {

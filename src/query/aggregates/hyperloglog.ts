@@ -10,7 +10,7 @@
 // below a few thousand distinct values the sparse mode's linear counting
 // over 2^25 buckets is exact in practice.
 
-import { hash, hash64 } from './metro';
+import { hashWith } from './metro';
 
 const P = 14;
 const PP = 25;
@@ -52,8 +52,7 @@ function decodeRank(k: number): number {
 
 /** The sparse code of the hash of buf[off, off+len). */
 export function sparseCode(buf: Uint8Array, off: number, len: number): number {
-  hash64(buf, off, len, SEED);
-  return encodeHash(hash.hi, hash.lo);
+  return hashWith(buf, off, len, SEED, encodeHash);
 }
 
 /** Linear counting over m buckets of which v are empty. */

@@ -281,6 +281,17 @@ export class MathColumn implements AggColumn {
     this.i[g] = 0;
   }
 
+  touch(groups: Int32Array, n: number): number {
+    const kind = this.kind;
+    const f = this.f;
+    let x = 0;
+    for (let j = 0; j < n; j++) {
+      const g = groups[j];
+      if (g >= 0) x += kind[g] + f[g];
+    }
+    return x | 0;
+  }
+
   consume(g: number, v: Value): void {
     const kind = this.kind[g];
     const vid = v.type.under.id;

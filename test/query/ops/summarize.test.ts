@@ -1,9 +1,10 @@
+import { readdirSync } from 'node:fs';
 import { Aggregator } from '../../../src/query/aggregates';
 import { Expr } from '../../../src/query/expr/expr';
 import { isMissing } from '../../../src/query/expr/errors';
 import { pullAll } from '../../../src/query/runtime/operator';
 import { Sort } from '../../../src/query/runtime/ops/sort';
-import { Summarize, SummarizeOptions } from '../../../src/query/runtime/ops/summarize';
+import { FAN_IN, Summarize, SummarizeOptions } from '../../../src/query/runtime/ops/summarize';
 import { formatValue } from '../../../src/formats/zson';
 import { QueryContext } from '../../../src/query/runtime/context';
 import { TypeBool, TypeString } from '../../../src/zed/types';
@@ -340,6 +341,49 @@ describe('summarize: spilling past the memory limit', () => {
         new Sort(ctx, new TestSource(spilledVals), { keys: [field(ctx, 'k'), field(ctx, 't')] }),
       );
       expect(spilled).toEqual(resorted);
+      expect(tmp.leftovers()).toEqual([]);
+    } finally {
+      tmp.cleanup();
+    }
+  });
+  test('hundreds of runs merge with a bounded fan-in: few files open, results unchanged', async () => {
+    // -limit 1 spills a run per new group: 2000 values of 400 keys make
+    // well over 300 runs. collect() checks that merging runs in passes
+    // keeps each group's values in input order.
+    const many = Array.from({ length: 2000 }, (_, i) => `{k:"key${(i * 7919) % 400}",n:${i}}`).join(
+      '\n',
+    );
+    const spec: Spec = {
+      keys: [['k', 'k']],
+      aggs: [
+        ['c', 'count'],
+        ['s', 'sum', 'n'],
+        ['all', 'collect', 'n'],
+      ],
+    };
+    const tmp = spillTmp();
+    try {
+      const mem = await summarize(many, spec, { tmpDir: tmp.dir });
+      const ctx = newCtx({ tmpDir: tmp.dir });
+      const openFds = () => readdirSync('/proc/self/fd').length;
+      const before = openFds();
+      let maxOpen = 0;
+      const source = new (class extends TestSource {
+        override async pull(): Promise<Value[] | null> {
+          maxOpen = Math.max(maxOpen, openFds());
+          return super.pull();
+        }
+      })(zson(ctx, many), 10);
+      const op = new Summarize(ctx, source, opts(ctx, { ...spec, limit: 1 }));
+      const spilled = (await pullAll(op)).map((v) => formatValue(v));
+      expect(op.spilledRuns).toBeGreaterThan(300);
+      expect(op.compactions).toBeGreaterThanOrEqual(Math.floor(op.spilledRuns / FAN_IN));
+      expect(maxOpen - before).toBeLessThanOrEqual(FAN_IN + 4);
+      expect(spilled.length).toBe(400);
+      expect(spilled.slice().sort()).toEqual(mem.slice().sort());
+      // Output of a spilled summarize is sorted by key.
+      const keys = spilled.map((l) => /k:"key(\d+)"/.exec(l)![1]);
+      expect(keys).toEqual(keys.slice().sort());
       expect(tmp.leftovers()).toEqual([]);
     } finally {
       tmp.cleanup();

@@ -18,6 +18,7 @@
 // first key), groups whose first key is below the largest seen so far are
 // complete: they are emitted after each input batch, sorted by that key.
 
+import { rm } from 'node:fs/promises';
 import { TypeContext } from '../../../zed/context';
 import { hashBytes } from '../../../zed/hash';
 import { fieldAt } from '../../../zed/record';
@@ -64,6 +65,9 @@ export const DEFAULT_GROUP_LIMIT = 1_000_000;
 const GROUP_OVERHEAD = 64;
 const AGG_OVERHEAD = 64;
 
+/** Spilled runs merged at once: runs are merged FAN_IN at a time into one as they accumulate. */
+export const FAN_IN = 64;
+
 export class Summarize implements Operator {
   private readonly zctx: TypeContext;
   private readonly keyExprs: Expr[];
@@ -88,7 +92,15 @@ export class Summarize implements Operator {
   private readonly valueCompare: Comparator | null = null;
   private readonly keyCompare: Comparator | null = null;
 
-  private keyBuf = Buffer.allocUnsafe(256);
+  private keyBuf: Buffer = Buffer.allocUnsafe(256);
+  /** Per value of a batch (one key): key offset in keyBuf, length (-2: skipped), type vector, hash, group. */
+  private kOff = new Int32Array(0);
+  private kLen = new Int32Array(0);
+  private kTv = new Int32Array(0);
+  private kHash = new Int32Array(0);
+  private grp = new Int32Array(0);
+  /** Folds the reads of the cache-warming passes (see GroupTable.touch). */
+  private sink = 0;
   private readonly keyTypes: Type[];
   private readonly outTypes: Type[];
   private lastOutTypes: Type[] = [];
@@ -106,8 +118,10 @@ export class Summarize implements Operator {
   private closed = false;
   private pending: Value[][] = [];
   private outGroup = 0;
-  /** Groups spilled, and runs written (for stats and tests). */
+  /** Runs spilled, and merges of FAN_IN runs into one (for stats and tests). */
   spilledRuns = 0;
+  compactions = 0;
+  private readonly field = new Value(TypeNull, EMPTY, 0, -1);
 
   constructor(
     private readonly ctx: QueryContext,
@@ -231,8 +245,97 @@ export class Summarize implements Operator {
     return batch.length;
   }
 
-  /** One key: the table holds its body, hashed and compared in place. */
+  /**
+   * One key (input not known to be sorted), a batch at a time in passes:
+   * evaluate every key, copying its bytes into one buffer and hashing
+   * them; touch the table slots the lookups will read (their cache misses
+   * overlap instead of following one another); find or add each group;
+   * then feed the values to each aggregate in turn. Values reach each
+   * group's aggregates in input order, as one at a time would.
+   */
   private consumeOneKey(batch: Value[], from: number): number {
+    if (this.valueCompare) return this.consumeOneKeySorted(batch, from);
+    const keyExpr = this.keyExprs[0];
+    const table = this.table;
+    const tvs = this.tvs;
+    const keyTypes = this.keyTypes;
+    const n = batch.length - from;
+    if (this.kHash.length < n) this.growBatchState(n);
+    const kOff = this.kOff;
+    const kLen = this.kLen;
+    const kTv = this.kTv;
+    const kHash = this.kHash;
+    const grp = this.grp;
+    let kb = this.keyBuf;
+    let o = 0;
+    let lastType: Type | null = null;
+    let lastTv = 0;
+    for (let j = 0; j < n; j++) {
+      const v = keyExpr.eval(batch[from + j]);
+      const len = v.len;
+      if (len >= 0 && isQuiet(v)) {
+        kLen[j] = -2;
+        continue;
+      }
+      let tv = lastTv;
+      if (v.type !== lastType) {
+        keyTypes[0] = lastType = v.type;
+        tv = lastTv = tvs.id(keyTypes);
+      }
+      kOff[j] = o;
+      kLen[j] = len;
+      kTv[j] = tv;
+      if (len > 0) {
+        if (o + len > kb.length) kb = this.growKeyBuf(o + len);
+        const src = v.buf;
+        if (len > 64) src.copy(kb, o, v.off, v.off + len);
+        else for (let s = v.off, e = v.off + len, d = o; s < e; s++, d++) kb[d] = src[s];
+      }
+      kHash[j] = hashBytes(kb, o, len < 0 ? 0 : len, len < 0 ? ~tv : tv);
+      if (len > 0) o += len;
+    }
+    this.sink ^= table.touch(kHash, n);
+    let end = n;
+    for (let j = 0; j < n; j++) {
+      const len = kLen[j];
+      if (len === -2) {
+        grp[j] = -1;
+        continue;
+      }
+      let g = table.find(kb, kOff[j], len, kTv[j], kHash[j], false);
+      if (g < 0) {
+        if (table.size > 0 && this.full()) {
+          end = j;
+          break;
+        }
+        g = this.newGroup(kb, kOff[j], len, kTv[j], kHash[j], null);
+      }
+      grp[j] = g;
+    }
+    const aggs = this.aggs;
+    const cols = this.cols;
+    for (let a = 0; a < aggs.length; a++) {
+      const agg = aggs[a];
+      const col = cols[a];
+      if (col.touch) this.sink ^= col.touch(grp, end);
+      for (let j = 0; j < end; j++) {
+        const g = grp[j];
+        if (g >= 0) agg.applyTo(col, g, batch[from + j]);
+      }
+    }
+    return from + end;
+  }
+
+  private growBatchState(n: number): void {
+    this.kOff = new Int32Array(n);
+    this.kLen = new Int32Array(n);
+    this.kTv = new Int32Array(n);
+    this.kHash = new Int32Array(n);
+    this.grp = new Int32Array(n);
+  }
+
+  /** One key, input sorted by it: a value at a time, tracking the largest key. */
+  private consumeOneKeySorted(batch: Value[], from: number): number {
     const keyExpr = this.keyExprs[0];
     const table = this.table;
     const tvs = this.tvs;
@@ -244,7 +347,7 @@ export class Summarize implements Operator {
       const v = keyExpr.eval(self);
       const len = v.len;
       if (len >= 0 && isQuiet(v)) continue;
-      const prim = this.valueCompare ? this.updateMaxTableKey(v) : null;
+      const prim = this.updateMaxTableKey(v);
       let tv = lastTv;
       if (v.type !== lastType) {
         keyTypes[0] = lastType = v.type;
@@ -292,10 +395,11 @@ export class Summarize implements Operator {
     for (let a = 0; a < aggs.length; a++) aggs[a].applyTo(cols[a], g, self);
   }
 
-  private growKeyBuf(n: number): void {
+  private growKeyBuf(n: number): Buffer {
     const b = Buffer.allocUnsafe(Math.max(n, this.keyBuf.length * 2));
     this.keyBuf.copy(b);
     this.keyBuf = b;
+    return b;
   }
 
   /** True when a new group must not be added before spilling. */
@@ -443,7 +547,10 @@ export class Summarize implements Operator {
     await f.rewind();
     this.spilledRuns++;
     if (this.merger) await this.merger.add(f);
-    else this.runs.push(f);
+    else {
+      this.runs.push(f);
+      if (this.runs.length >= FAN_IN) await this.compactRuns();
+    }
     if (!this.eof && this.valueCompare && this.nk > 0) {
       const last = sorted[sorted.length - 1];
       const k0 = this.partialKeys[0].eval(last);
@@ -467,11 +574,8 @@ export class Summarize implements Operator {
       this.runs = [];
     }
     const merger = this.merger;
-    const cmp = this.partialCompare;
     const nk = this.nk;
-    const na = this.na;
     const out: Value[] = [];
-    const field = new Value(TypeNull, EMPTY, 0, -1);
     await merger.peek();
     while (out.length < max) {
       const first = merger.head();
@@ -480,40 +584,89 @@ export class Summarize implements Operator {
         if (nk === 0 || this.valueCompare!.compare(this.partialKeys[0].eval(first), below) >= 0)
           break;
       }
-      const cols = this.mergeCols;
-      for (const col of cols) {
-        col.clear();
-        col.add();
-      }
-      for (;;) {
-        const rec = merger.head();
-        if (rec === null || (rec !== first && cmp.compare(first, rec) !== 0)) break;
-        const rt = rec.type as TypeRecord;
-        for (let a = 0; a < na; a++) {
-          fieldAt(rec, rt, nk + a, field);
-          cols[a].consumePartial(0, field);
-        }
-        const p = merger.advance();
-        if (p) await p;
-      }
-      const rt = first.type as TypeRecord;
-      this.arena.begin();
-      this.rb.into(this.arena.b);
-      const types = this.outTypes;
-      for (let k = 0; k < nk; k++) {
-        fieldAt(first, rt, k, field);
-        types[k] = field.type;
-        this.rb.append(field.buf, field.off, field.len);
-      }
-      for (let a = 0; a < na; a++) {
-        const r = cols[a].result(0, this.zctx);
-        types[nk + a] = r.type;
-        this.rb.append(r.buf, r.off, r.len);
-      }
-      out.push(this.arena.end(this.recordType(types)));
+      out.push(await this.mergeGroup(merger, false));
     }
     this.arena.seal();
     return out;
+  }
+
+  /**
+   * Merges the partials of the merger's next group (the consecutive
+   * records with equal keys) into one record built in the arena: the
+   * group's result, or with partial its merged partial record.
+   */
+  private async mergeGroup(merger: RunMerger, partial: boolean): Promise<Value> {
+    const cmp = this.partialCompare;
+    const nk = this.nk;
+    const na = this.na;
+    const field = this.field;
+    const first = merger.head()!;
+    const cols = this.mergeCols;
+    for (const col of cols) {
+      col.clear();
+      col.add();
+    }
+    for (;;) {
+      const rec = merger.head();
+      if (rec === null || (rec !== first && cmp.compare(first, rec) !== 0)) break;
+      const rt = rec.type as TypeRecord;
+      for (let a = 0; a < na; a++) {
+        fieldAt(rec, rt, nk + a, field);
+        cols[a].consumePartial(0, field);
+      }
+      const p = merger.advance();
+      if (p) await p;
+    }
+    const rt = first.type as TypeRecord;
+    const arena = this.arena;
+    arena.begin();
+    const b = arena.b;
+    this.rb.into(b);
+    const types = this.outTypes;
+    for (let k = 0; k < nk; k++) {
+      fieldAt(first, rt, k, field);
+      types[k] = field.type;
+      if (partial) b.append(field.buf, field.off, field.len);
+      else this.rb.append(field.buf, field.off, field.len);
+    }
+    for (let a = 0; a < na; a++) {
+      const r = partial ? cols[a].resultPartial(0, this.zctx) : cols[a].result(0, this.zctx);
+      types[nk + a] = r.type;
+      if (partial) b.append(r.buf, r.off, r.len);
+      else this.rb.append(r.buf, r.off, r.len);
+    }
+    return arena.end(partial ? this.partialType(types) : this.recordType(types));
+  }
+
+  /**
+   * Merges the spilled runs, which are FAN_IN, into one run of merged
+   * partials that takes their place (first: it holds the earliest
+   * values), closing and deleting them, so that no more than FAN_IN + 1
+   * spill files are ever open at once however many runs a small memory
+   * limit makes.
+   */
+  private async compactRuns(): Promise<void> {
+    const runs = this.runs;
+    this.runs = [];
+    const merger = new RunMerger(runs, this.partialCompare);
+    try {
+      const f = await this.spill!.newFile();
+      await merger.peek();
+      while (merger.head() !== null) {
+        this.ctx.checkCancelled();
+        const batch: Value[] = [];
+        while (batch.length < BATCH_SIZE && merger.head() !== null)
+          batch.push(await this.mergeGroup(merger, true));
+        this.arena.seal();
+        await f.write(batch);
+      }
+      await f.rewind();
+      this.runs.push(f);
+      this.compactions++;
+    } finally {
+      await merger.close();
+      for (const r of runs) await rm(r.path, { force: true });
+    }
   }
 
   private async finish(): Promise<void> {
