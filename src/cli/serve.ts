@@ -3,7 +3,7 @@
 
 import { createReadStream, promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { Lake } from '../lake';
+import { DEFAULT_CACHE_SIZE, Lake } from '../lake';
 import { openLogSink, Logger, parseLogLevel } from '../service/log';
 import { isKnownFormat } from '../service/mime';
 import { Service, version } from '../service/server';
@@ -29,6 +29,11 @@ export async function serve(args: string[]): Promise<number> {
   fs_.bool('log.devmode', false, 'development mode (accepted for compatibility)');
   const rootContent = fs_.string('rootcontentfile', '', 'file to serve for GET /');
   const brimfd = fs_.int('brimfd', -1, 'pipe read fd passed by Zui to signal Zui closure');
+  const cacheSize = fs_.int(
+    'cache.size',
+    DEFAULT_CACHE_SIZE,
+    'bytes of decoded data objects kept in memory for queries (0 turns the cache off)',
+  );
   const auth = fs_.bool('auth.enabled', false, 'enable authentication checks (not supported)');
   let rest: string[];
   try {
@@ -52,7 +57,10 @@ export async function serve(args: string[]): Promise<number> {
   const logOut = openLogSink(logPath.value, mode);
   const log = new Logger(logOut.sink, parseLogLevel(logLevel.value));
   const dir = path.resolve(lakeDir.value);
-  const lake = await Lake.openLocal(dir);
+  if (!(cacheSize.value >= 0)) {
+    throw new Error(`zlake serve: -cache.size must be a number of bytes: ${cacheSize.value}`);
+  }
+  const lake = await Lake.openLocal(dir, { cacheSize: cacheSize.value });
   const service = new Service({
     lake,
     defaultFormat: defaultFmt.value,

@@ -5,6 +5,7 @@ export type {
   CommitMessage,
   CommitResult,
   DeleteWhereOptions,
+  LakeOptions,
   LoadResult,
   PoolOptions,
   PoolStats,
@@ -18,6 +19,8 @@ export { DataObject } from './object';
 export { Snapshot } from './snapshot';
 export type { CommitInfo } from './records';
 export { PoolScan } from './scan';
+export { DEFAULT_CACHE_SIZE, ScanCache } from './cache';
+export type { ScanCacheStats } from './cache';
 export type { ScanOptions, ScanStats } from './scan';
 export type { KeyRange } from './seekindex';
 export { EVENTS_CHANNEL } from './events';

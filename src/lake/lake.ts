@@ -46,6 +46,7 @@ import { EVENTS_CHANNEL, LakeEvent } from './events';
 import { Ksuid } from './ksuid';
 import { DataObject, dataKey, seekIndexKey, sortObjects } from './object';
 import { CommitInfo, SeekEntry } from './records';
+import { DEFAULT_CACHE_SIZE, ScanCache } from './cache';
 import { PoolScan, ScanOptions } from './scan';
 import { decodeSeekIndex, KeyRange, overlaps } from './seekindex';
 import { mergeActions, revertActions, Snapshot } from './snapshot';
@@ -97,6 +98,14 @@ export interface PoolStats {
   span?: { ts: bigint; dur: bigint };
 }
 
+export interface LakeOptions {
+  /**
+   * Bytes of decoded data-object streams scans may keep in memory (the
+   * scan cache); 0 turns the cache off. Default DEFAULT_CACHE_SIZE.
+   */
+  cacheSize?: number;
+}
+
 /** What a commit under construction contributes. */
 interface Built {
   actions: Action[];
@@ -111,6 +120,8 @@ export class Lake {
   readonly ctx = new TypeContext();
   readonly commits: CommitStore;
   private seekIndexes = new LRU<string, SeekEntry[]>(8192);
+  /** Decoded streams of data objects (see cache.ts). */
+  readonly cache: ScanCache;
   private branchQueues = new Map<string, Promise<unknown>>();
   private catalogText: string | null = null;
   private catalog: PoolConfig[] = [];
@@ -118,15 +129,19 @@ export class Lake {
   constructor(
     readonly storage: ObjectStore,
     readonly coord: Coordinator,
+    opts: LakeOptions = {},
   ) {
     this.commits = new CommitStore(storage, this.ctx);
+    const size = opts.cacheSize ?? DEFAULT_CACHE_SIZE;
+    if (!(size >= 0)) throw invalid(`cache size must be a number of bytes: ${size}`);
+    this.cache = new ScanCache(size);
   }
 
   /** The embedded lake in a local directory (created when missing). */
-  static async openLocal(dir: string): Promise<Lake> {
+  static async openLocal(dir: string, opts: LakeOptions = {}): Promise<Lake> {
     await fs.mkdir(dir, { recursive: true });
     const coord = await LocalCoordinator.open(path.join(dir, 'coord'));
-    return new Lake(new LocalStore(dir), coord);
+    return new Lake(new LocalStore(dir), coord, opts);
   }
 
   async close(): Promise<void> {
@@ -266,6 +281,7 @@ export class Lake {
     await this.storage.deleteByPrefix(`${id}/`);
     this.commits.forgetPool(id);
     this.seekIndexes.deletePrefix(`${id}/`);
+    this.cache.dropPool(id.toString());
   }
 
   // ---- branches ----
@@ -453,6 +469,7 @@ export class Lake {
           listObjects(objects, MAX_MESSAGE_OBJECTS),
       };
     });
+    this.forgetObjects(pool, commit);
     await this.publishCommit(pool, branchName, commit.id);
     return { commit: commit.id };
   }
@@ -507,6 +524,7 @@ export class Lake {
         throw e;
       }
     });
+    this.forgetObjects(pool, commit);
     await this.publishCommit(pool, branchName, commit.id);
     return { commit: commit.id };
   }
@@ -644,10 +662,20 @@ export class Lake {
         await this.storage.delete(key);
         await this.storage.delete(seekIndexKey(pool.id, id));
         this.seekIndexes.delete(`${pool.id}/${id}`);
+        this.cache.dropObject(`${pool.id}/${id}`);
       }
       out.push(id);
     }
     return out;
+  }
+
+  /**
+   * Drops the cached streams of the objects a commit deletes: they stay in
+   * storage for time travel until vacuumed, but are unlikely to be read.
+   */
+  private forgetObjects(pool: PoolConfig, commit: CommitObject): void {
+    for (const a of commit.actions)
+      if (a.kind === 'delete') this.cache.dropObject(`${pool.id}/${a.id}`);
   }
 
   // ---- reading ----
@@ -692,6 +720,7 @@ export class Lake {
       (o) => this.seekIndex(pool, o),
       opts,
       commit.toString(),
+      this.cache,
     );
   }
 

@@ -7,13 +7,17 @@
 // are read one after another. Each object is read by byte ranges: with a
 // key range only the streams its seek index says may hold matching keys,
 // fetched a chunk at a time so memory stays bounded whatever the object's
-// size.
+// size. Each ZNG stream decoded is offered to the lake's scan cache
+// (cache.ts), and a stream found there is served without touching storage.
 
-import { ByteSource } from '../formats/io';
-import { ZngReader } from '../formats/zng';
+import { FormatError } from '../formats/io';
+import { ZngDecoder } from '../formats/zng';
+import { Frame, FORMAT } from '../formats/zng/decoder';
+import { COMPRESSED, MAX_HEADER } from '../formats/zng/frame';
 import { ObjectStore, isNotFound } from '../storage/storage';
 import { TypeContext } from '../zed/context';
-import { Value } from '../zed/value';
+import { EMPTY, Value } from '../zed/value';
+import { CachedFrame, CachedStream, ScanCache, ScanTypes } from './cache';
 import { Order, PoolConfig, primaryKey } from './config';
 import { notFound } from './errors';
 import { KeyGetter, keyCompare } from './keys';
@@ -39,26 +43,42 @@ export interface ScanOptions {
 }
 
 export interface ScanStats {
-  /** Bytes fetched from storage. */
+  /** Bytes of the stored objects scanned, whether fetched from storage or served by the cache. */
   bytesRead: number;
+  /** Of bytesRead, the bytes served by the scan cache. */
+  bytesCached: number;
   /** Values decoded. */
   recordsRead: number;
   /** Objects read (in part or whole). */
   objectsRead: number;
   /** Objects skipped because their key span is outside the range. */
   objectsSkipped: number;
+  /** ZNG streams served by the scan cache. */
+  cacheHits: number;
+  /** ZNG streams decoded from storage while the cache was on. */
+  cacheMisses: number;
 }
 
 /** Reads the seek index of an object (cached by the lake). */
 export type SeekIndexLoader = (o: DataObject) => Promise<SeekEntry[]>;
 
 export class PoolScan {
-  readonly stats: ScanStats = { bytesRead: 0, recordsRead: 0, objectsRead: 0, objectsSkipped: 0 };
+  readonly stats: ScanStats = {
+    bytesRead: 0,
+    bytesCached: 0,
+    recordsRead: 0,
+    objectsRead: 0,
+    objectsSkipped: 0,
+    cacheHits: 0,
+    cacheMisses: 0,
+  };
   private groups: DataObject[][];
   private group = 0;
   private current: Source | null = null;
   private closed = false;
   private bounds: Bounds;
+  /** Maps cached types into the scan's context (null with the cache off). */
+  private types: ScanTypes | null;
 
   constructor(
     private storage: ObjectStore,
@@ -68,7 +88,9 @@ export class PoolScan {
     private opts: ScanOptions,
     /** The commit scanned, for error messages. */
     private commit: string,
+    private cache: ScanCache | null = null,
   ) {
+    this.types = cache?.enabled ? new ScanTypes(cache.ctx, opts.ctx) : null;
     const range = opts.range && (opts.range.lower || opts.range.upper) ? opts.range : undefined;
     const selected = objects.filter((o) => overlaps(o.min, o.max, range));
     this.stats.objectsSkipped = objects.length - selected.length;
@@ -115,12 +137,21 @@ export class PoolScan {
   }
 
   /** A reader of one byte span of an object. */
-  openSpan(o: DataObject, span: Span): ZngReader {
+  openSpan(o: DataObject, span: Span): SpanReader {
     const key = dataKey(this.pool.id, o.id);
-    const src = new RangeSource(this.storage, key, span, this.stats, () =>
+    const src = new RangeSource(this.storage, key, span.end, () =>
       notFound(`data object ${o.id} of commit ${this.commit} not found: it was removed by vacuum`),
     );
-    return new ZngReader(src, { ctx: this.opts.ctx, name: key });
+    const cache = this.types !== null ? this.cache : null;
+    return new SpanReader(
+      src,
+      span,
+      this.stats,
+      this.opts.ctx,
+      cache,
+      this.types,
+      `${this.pool.id}/${o.id}`,
+    );
   }
 
   countRecords(n: number): void {
@@ -185,7 +216,7 @@ interface Source {
 class Cursor implements Source {
   private spans: Span[] | null = null;
   private span = 0;
-  private reader: ZngReader | null = null;
+  private reader: SpanReader | null = null;
   private done = false;
   private scratch = Value.null();
 
@@ -355,39 +386,203 @@ interface Head {
   key: Value;
 }
 
-/** Chunks of a byte span of an object, fetching the next while one is decoded. */
-class RangeSource implements ByteSource {
+/**
+ * Decodes the ZNG streams of one byte span of an object (which starts at a
+ * stream boundary), a batch per values frame. With the cache on, a stream
+ * found in it is served from there; one decoded from storage is offered to
+ * it when it ends.
+ */
+class SpanReader {
   private pos: number;
+  private dec: ZngDecoder;
+  /** Frames of a cached stream being served, and the next one's index. */
+  private hit: CachedFrame[] | null = null;
+  private hitPos = 0;
+  /** Where the stream being decoded began, or -1 between streams. */
+  private streamStart = -1;
+  /** Frames of the stream being decoded, kept for the cache (null: not caching it). */
+  private collected: CachedFrame[] | null = null;
+  private collectedBytes = 0;
+
+  constructor(
+    private src: RangeSource,
+    private span: Span,
+    private stats: ScanStats,
+    ctx: TypeContext,
+    private cache: ScanCache | null,
+    private types: ScanTypes | null,
+    /** The object's cache key (pool/id). */
+    private object: string,
+  ) {
+    this.pos = span.start;
+    this.dec = new ZngDecoder(cache !== null ? cache.ctx : ctx);
+  }
+
+  async read(): Promise<Value[] | null> {
+    for (;;) {
+      const hit = this.hit;
+      if (hit !== null) {
+        if (this.hitPos < hit.length) return this.types!.values(hit[this.hitPos++]);
+        this.hit = null;
+      }
+      if (this.pos >= this.span.end) {
+        this.endStream();
+        return null;
+      }
+      if (this.streamStart < 0) {
+        const cached = this.cache?.get(this.object, this.pos);
+        if (cached !== undefined) {
+          this.stats.cacheHits++;
+          this.stats.bytesRead += cached.size;
+          this.stats.bytesCached += cached.size;
+          this.pos += cached.size;
+          this.hit = cached.frames;
+          this.hitPos = 0;
+          continue;
+        }
+        if (this.cache !== null) this.stats.cacheMisses++;
+        this.streamStart = this.pos;
+        this.collected = this.cache !== null ? [] : null;
+        this.collectedBytes = 0;
+        this.dec.reset();
+      }
+      const batch = await this.frame();
+      if (batch !== null) return batch;
+    }
+  }
+
+  /** Decodes the frame at pos: the values of a values frame, else null. */
+  private async frame(): Promise<Value[] | null> {
+    const src = this.src;
+    const dec = this.dec;
+    const offset = this.pos;
+    if (!(await src.ensure(offset, 1))) throw new FormatError(FORMAT, TRUNCATED, offset);
+    let at = offset - src.start;
+    let size = dec.frameSize(src.buf, at, src.buf.length, offset);
+    if (size < 0) {
+      await src.ensure(offset, MAX_HEADER);
+      at = offset - src.start;
+      size = dec.frameSize(src.buf, at, src.buf.length, offset);
+      if (size < 0) throw new FormatError(FORMAT, UNEXPECTED_EOF, offset);
+    }
+    if (!(await src.ensure(offset, size))) throw new FormatError(FORMAT, TRUNCATED, offset);
+    at = offset - src.start;
+    const buf = src.buf;
+    const out: Value[] = [];
+    const kind = dec.decodeFrame(buf, at, at + size, offset, out);
+    this.pos += size;
+    this.stats.bytesRead += size;
+    if (kind === Frame.EOS) {
+      this.endStream();
+      return null;
+    }
+    if (kind !== Frame.Values || out.length === 0) return null;
+    if (this.types === null) return out;
+    // Decoded in the cache's context: keep the frame, hand out its values
+    // in the scan's context.
+    const frame = cachedFrame(out, (buf[at] & COMPRESSED) !== 0);
+    if (this.collected !== null) {
+      this.collected.push(frame);
+      this.collectedBytes += frame.bytes;
+      if (this.collectedBytes > this.cache!.budget) this.collected = null;
+    }
+    return this.types.values(frame);
+  }
+
+  /** Ends the stream being decoded, offering it to the cache. */
+  private endStream(): void {
+    if (this.streamStart < 0) return;
+    if (this.collected !== null && this.collected.length > 0) {
+      this.cache!.put(
+        this.object,
+        this.streamStart,
+        new CachedStream(this.pos - this.streamStart, this.collected),
+      );
+    }
+    this.streamStart = -1;
+    this.collected = null;
+  }
+}
+
+/**
+ * A values frame's values (decoded in the cache's context) as a cache
+ * entry. A compressed frame's values point into their own decompressed
+ * payload; an uncompressed one's into the fetched chunk, so their bytes
+ * are copied out of it.
+ */
+function cachedFrame(vals: Value[], compressed: boolean): CachedFrame {
+  const buf = vals[0].buf;
+  if (compressed) return CachedFrame.of(vals, buf, 0);
+  const lo = vals[0].off;
+  let hi = lo;
+  for (const v of vals) if (v.len > 0 && v.off + v.len > hi) hi = v.off + v.len;
+  return CachedFrame.of(vals, Buffer.from(buf.subarray(lo, hi)), lo);
+}
+
+const TRUNCATED = 'truncated input';
+const UNEXPECTED_EOF = 'unexpected EOF';
+
+/**
+ * The bytes of an object up to `end`, fetched a chunk at a time with the
+ * next chunk prefetched while one is decoded. Reading jumps forward when
+ * the cache serves the streams in between.
+ */
+class RangeSource {
+  /** Fetched bytes; buf[0] is at object offset start. */
+  buf: Buffer = EMPTY;
+  start = 0;
+  /** Object offset the pending (or next) fetch starts at. */
+  private next = -1;
   private pending: Promise<Buffer> | null = null;
 
   constructor(
     private storage: ObjectStore,
     private key: string,
-    private span: Span,
-    private stats: ScanStats,
+    private end: number,
     private missing: () => Error,
-  ) {
-    this.pos = span.start;
-  }
+  ) {}
 
   private fetch(): Promise<Buffer> | null {
-    if (this.pos >= this.span.end) return null;
-    const len = Math.min(CHUNK, this.span.end - this.pos);
-    const p = this.storage.getRange(this.key, this.pos, len).catch((e) => {
+    if (this.next >= this.end) return null;
+    const len = Math.min(CHUNK, this.end - this.next);
+    const p = this.storage.getRange(this.key, this.next, len).catch((e) => {
       throw isNotFound(e) ? this.missing() : e;
     });
-    this.pos += len;
+    this.next += len;
     // Keep a rejected prefetch from being reported as unhandled.
     p.catch(() => undefined);
     return p;
   }
 
-  async read(): Promise<Buffer | null> {
-    const p = this.pending ?? this.fetch();
-    if (!p) return null;
-    const buf = await p;
-    this.stats.bytesRead += buf.length;
-    this.pending = this.fetch();
-    return buf.length > 0 ? buf : null;
+  /**
+   * Makes the n bytes from object offset pos available in buf (from
+   * pos - start); false when the object ends first.
+   */
+  async ensure(pos: number, n: number): Promise<boolean> {
+    const have = this.start + this.buf.length - pos;
+    if (pos >= this.start && have >= n) return true;
+    const parts: Buffer[] = [];
+    let got = 0;
+    if (pos >= this.start && have > 0) {
+      parts.push(this.buf.subarray(pos - this.start));
+      got = have;
+    } else if (pos !== this.start + this.buf.length || this.next < 0) {
+      // Not contiguous with what was fetched: start fetching at pos.
+      this.pending = null;
+      this.next = pos;
+    }
+    while (got < n) {
+      const p = this.pending ?? this.fetch();
+      if (p === null) break;
+      const chunk = await p;
+      this.pending = this.fetch();
+      if (chunk.length === 0) break;
+      parts.push(chunk);
+      got += chunk.length;
+    }
+    this.buf =
+      parts.length === 1 ? parts[0] : parts.length === 0 ? EMPTY : Buffer.concat(parts, got);
+    this.start = pos;
+    return got >= n;
   }
 }

@@ -2,6 +2,7 @@
 // a zlake_ prefix, _total for counters, base units (seconds, bytes).
 
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { ScanCacheStats } from '../lake/cache';
 
 export class Metrics {
   readonly registry = new Registry();
@@ -104,5 +105,58 @@ export class Metrics {
       help: 'Subscribers disconnected because they did not keep up.',
       registers,
     });
+  }
+
+  /**
+   * Reports the lake's scan cache, read when metrics are scraped: its size
+   * and budget (gauges) and its hits, misses and evictions (counters).
+   */
+  observeScanCache(stats: () => ScanCacheStats, budget: number): void {
+    const registers = [this.registry];
+    const gauge = (name: string, help: string, read: (s: ScanCacheStats) => number) =>
+      new Gauge({
+        name,
+        help,
+        registers,
+        collect() {
+          this.set(read(stats()));
+        },
+      });
+    const counter = (name: string, help: string, read: (s: ScanCacheStats) => number) =>
+      new Counter({
+        name,
+        help,
+        registers,
+        collect() {
+          this.reset();
+          this.inc(read(stats()));
+        },
+      });
+    gauge(
+      'zlake_scan_cache_bytes',
+      'Bytes of decoded data held by the scan cache.',
+      (s) => s.bytes,
+    );
+    gauge('zlake_scan_cache_streams', 'ZNG streams held by the scan cache.', (s) => s.entries);
+    gauge(
+      'zlake_scan_cache_capacity_bytes',
+      'Bytes the scan cache may hold (-cache.size; 0 is off).',
+      () => budget,
+    );
+    counter(
+      'zlake_scan_cache_hits_total',
+      'ZNG streams of data objects that scans found in the cache.',
+      (s) => s.hits,
+    );
+    counter(
+      'zlake_scan_cache_misses_total',
+      'ZNG streams of data objects that scans decoded from storage with the cache on.',
+      (s) => s.misses,
+    );
+    counter(
+      'zlake_scan_cache_evictions_total',
+      'ZNG streams evicted from the scan cache to stay within its capacity.',
+      (s) => s.evictions,
+    );
   }
 }

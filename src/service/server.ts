@@ -86,6 +86,8 @@ export class Service {
       );
     }
     this.metrics = new Metrics(opts.processMetrics ?? false);
+    const cache = this.lake.cache;
+    this.metrics.observeScanCache(() => cache.stats(), cache.budget);
     const engine = opts.engine ?? zedEngine;
     this.engine = () => engine;
     this.hub = new EventHub(this.lake, this.metrics, this.log.with({}, 'events'), {

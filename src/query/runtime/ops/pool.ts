@@ -18,7 +18,7 @@ import { ArraySource, Operator } from '../operator';
 import { CutField } from './cut';
 import { ReaderScan } from './scan';
 
-/** A reader over a pool's values at a commit, counting the bytes it fetches. */
+/** A reader over a pool's values at a commit. */
 async function openScan(
   ctx: QueryContext,
   lake: Lake,
@@ -32,16 +32,7 @@ async function openScan(
     // objects and seek-index spans that cannot hold any.
     ...(range ? { range, exact: false } : {}),
   });
-  let seen = 0;
-  return {
-    async read() {
-      const batch = await scan.pull();
-      ctx.stats.bytesRead += scan.stats.bytesRead - seen;
-      seen = scan.stats.bytesRead;
-      return batch;
-    },
-    close: () => scan.close(),
-  };
+  return { read: () => scan.pull(), close: () => scan.close() };
 }
 
 /** The values of a pool at a commit, in pool-key order. */

@@ -32,20 +32,32 @@ export class ScanFilter {
     this.cutter = project === null ? null : new Cutter(ctx.zctx, project);
   }
 
-  /** The values of batch that pass (batch itself when all do and nothing is projected). */
+  /**
+   * The values of batch that pass (batch itself when all do and nothing is
+   * projected). As in the reference, bytes read and matched are the bytes
+   * of the values' bodies.
+   */
   apply(batch: Value[]): Value[] {
     const stats = this.ctx.stats;
-    stats.recordsRead += batch.length;
+    const n = batch.length;
     const fn = this.fn;
     const cutter = this.cutter;
+    stats.recordsRead += n;
     if (fn === null && cutter === null) {
-      stats.recordsMatched += batch.length;
+      const bytes = bodyBytes(batch);
+      stats.bytesRead += bytes;
+      stats.recordsMatched += n;
+      stats.bytesMatched += bytes;
       return batch;
     }
     const out: Value[] = [];
+    let read = 0;
     let matched = 0;
-    for (let i = 0; i < batch.length; i++) {
+    let matchedBytes = 0;
+    for (let i = 0; i < n; i++) {
       const v = batch[i];
+      const len = v.len > 0 ? v.len : 0;
+      read += len;
       let r: Value | null = v;
       if (fn !== null) {
         r = fn.test(v);
@@ -56,6 +68,7 @@ export class ScanFilter {
         }
       }
       matched++;
+      matchedBytes += len;
       if (cutter === null) out.push(v);
       else {
         const c = cutter.apply(v, this.arena);
@@ -63,9 +76,21 @@ export class ScanFilter {
       }
     }
     this.arena.seal();
+    stats.bytesRead += read;
     stats.recordsMatched += matched;
+    stats.bytesMatched += matchedBytes;
     return out;
   }
+}
+
+/** Bytes of the values' bodies (nulls have none). */
+function bodyBytes(batch: Value[]): number {
+  let bytes = 0;
+  for (let i = 0; i < batch.length; i++) {
+    const len = batch[i].len;
+    if (len > 0) bytes += len;
+  }
+  return bytes;
 }
 
 /** A source over a value reader. */

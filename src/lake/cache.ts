@@ -1,0 +1,209 @@
+// The scan cache: a buffer pool of decoded data-object streams.
+//
+// Data objects stay LZ4-compressed ZNG in storage. When a scan decodes one
+// of an object's ZNG streams (the unit of the seek index, about seek_stride
+// bytes of values ending with an end-of-stream marker) it keeps the result
+// here, keyed by (pool, object, byte offset of the stream): each values
+// frame as its decompressed payload plus the offset, length and type of
+// every value in it. A later scan of the same stream skips the fetch, the
+// decompression and the value parsing, and only makes Values pointing into
+// the payload. Objects are immutable, so entries never go stale; they are
+// dropped when their object is deleted or vacuumed, and least recently used
+// entries are evicted to keep the total under the byte budget.
+//
+// Types of cached values live in the cache's own type context; a scan maps
+// them into its query's context (ScanTypes) once per type.
+
+import { TypeContext } from '../zed/context';
+import { Type } from '../zed/types';
+import { Value } from '../zed/value';
+import { LRU } from './lru';
+
+/** Default budget: enough for a million DNS-log records (about 210 MB decoded). */
+export const DEFAULT_CACHE_SIZE = 256 * 1024 * 1024;
+
+/** Rough bytes of bookkeeping per entry and per frame (JS objects, map slot). */
+const ENTRY_OVERHEAD = 256;
+const FRAME_OVERHEAD = 160;
+
+/** The values of one values frame. */
+export class CachedFrame {
+  constructor(
+    /** The frame's decompressed payload. */
+    readonly buf: Buffer,
+    /** Distinct types of the values, in the cache's context. */
+    readonly types: Type[],
+    /** Index into types of each value (null when there is one type). */
+    readonly typeIndex: Int32Array | null,
+    /** Offset of each value's body in buf. */
+    readonly offs: Int32Array,
+    /** Length of each value's body (-1 for null). */
+    readonly lens: Int32Array,
+  ) {}
+
+  get count(): number {
+    return this.offs.length;
+  }
+
+  /** Bytes this frame holds. */
+  get bytes(): number {
+    return (
+      this.buf.length +
+      this.offs.byteLength +
+      this.lens.byteLength +
+      (this.typeIndex?.byteLength ?? 0) +
+      FRAME_OVERHEAD
+    );
+  }
+
+  /** Builds the frame from values decoded in the cache's context, all pointing into buf. */
+  static of(vals: Value[], buf: Buffer, base: number): CachedFrame {
+    const n = vals.length;
+    const offs = new Int32Array(n);
+    const lens = new Int32Array(n);
+    const types: Type[] = [];
+    let typeIndex: Int32Array | null = null;
+    let last: Type | null = null;
+    let lastIdx = 0;
+    for (let i = 0; i < n; i++) {
+      const v = vals[i];
+      offs[i] = v.off - base;
+      lens[i] = v.len;
+      if (v.type !== last) {
+        last = v.type;
+        lastIdx = types.indexOf(last);
+        if (lastIdx < 0) {
+          lastIdx = types.length;
+          types.push(last);
+          if (types.length === 2) typeIndex = new Int32Array(n);
+        }
+      }
+      if (typeIndex !== null) typeIndex[i] = lastIdx;
+    }
+    return new CachedFrame(buf, types, typeIndex, offs, lens);
+  }
+}
+
+/** One decoded ZNG stream of a data object. */
+export class CachedStream {
+  readonly bytes: number;
+
+  constructor(
+    /** Bytes the stream takes in the stored object (to the next stream). */
+    readonly size: number,
+    readonly frames: CachedFrame[],
+  ) {
+    let b = ENTRY_OVERHEAD;
+    for (const f of frames) b += f.bytes;
+    this.bytes = b;
+  }
+}
+
+export interface ScanCacheStats {
+  /** Streams served from the cache. */
+  hits: number;
+  /** Streams decoded from storage while the cache was on. */
+  misses: number;
+  /** Streams evicted to stay within the budget. */
+  evictions: number;
+  /** Bytes held. */
+  bytes: number;
+  /** Streams held. */
+  entries: number;
+}
+
+export class ScanCache {
+  /** Types of the cached values. */
+  readonly ctx = new TypeContext();
+  private lru: LRU<string, CachedStream>;
+  private hits = 0;
+  private misses = 0;
+  private evictions = 0;
+
+  /** budget: bytes the cache may hold; 0 turns it off. */
+  constructor(readonly budget: number) {
+    this.lru = new LRU<string, CachedStream>(
+      budget,
+      (e) => e.bytes,
+      () => this.evictions++,
+    );
+  }
+
+  get enabled(): boolean {
+    return this.budget > 0;
+  }
+
+  /** The cached stream of object `object` (pool/id) at byte offset, counting a hit or miss. */
+  get(object: string, offset: number): CachedStream | undefined {
+    const e = this.lru.get(streamKey(object, offset));
+    if (e !== undefined) this.hits++;
+    else this.misses++;
+    return e;
+  }
+
+  put(object: string, offset: number, stream: CachedStream): void {
+    if (this.enabled) this.lru.set(streamKey(object, offset), stream);
+  }
+
+  /** Drops the streams of one object (pool/id). */
+  dropObject(object: string): void {
+    this.lru.deletePrefix(`${object}@`);
+  }
+
+  /** Drops the streams of every object of a pool. */
+  dropPool(poolId: string): void {
+    this.lru.deletePrefix(`${poolId}/`);
+  }
+
+  clear(): void {
+    this.lru.clear();
+  }
+
+  stats(): ScanCacheStats {
+    return {
+      hits: this.hits,
+      misses: this.misses,
+      evictions: this.evictions,
+      bytes: this.lru.weight,
+      entries: this.lru.size,
+    };
+  }
+}
+
+function streamKey(object: string, offset: number): string {
+  return `${object}@${offset}`;
+}
+
+/** Maps cached types into a query's type context, once per type. */
+export class ScanTypes {
+  private map = new Map<Type, Type>();
+
+  constructor(
+    private readonly from: TypeContext,
+    private readonly to: TypeContext,
+  ) {}
+
+  get(t: Type): Type {
+    let u = this.map.get(t);
+    if (u === undefined) {
+      u = this.from === this.to ? t : this.to.translate(t);
+      this.map.set(t, u);
+    }
+    return u;
+  }
+
+  /** The frame's values as Values of the query's context. */
+  values(f: CachedFrame): Value[] {
+    const n = f.count;
+    const out = new Array<Value>(n);
+    const { buf, offs, lens, typeIndex } = f;
+    if (typeIndex === null) {
+      const t = this.get(f.types[0]);
+      for (let i = 0; i < n; i++) out[i] = new Value(t, buf, offs[i], lens[i]);
+    } else {
+      const ts = f.types.map((t) => this.get(t));
+      for (let i = 0; i < n; i++) out[i] = new Value(ts[typeIndex[i]], buf, offs[i], lens[i]);
+    }
+    return out;
+  }
+}

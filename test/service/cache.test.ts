@@ -1,0 +1,144 @@
+// The scan cache through the service: a repeated query is served from the
+// cache (as /metrics shows) with the same answer and the same QueryStats
+// as the first, and with the cache off the answers are the same too.
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { Lake } from '../../src/lake';
+import { Service } from '../../src/service/server';
+import { call, load } from './helpers';
+
+interface Running {
+  base: string;
+  close(): Promise<void>;
+}
+
+async function start(cacheSize?: number): Promise<Running> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'zlake-cache-'));
+  const lake = await Lake.openLocal(dir, cacheSize === undefined ? {} : { cacheSize });
+  const service = new Service({ lake });
+  const addr = await service.listen('127.0.0.1:0');
+  return {
+    base: `http://127.0.0.1:${addr.port}`,
+    async close() {
+      await service.close();
+      await lake.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function metrics(base: string): Promise<Record<string, number>> {
+  const r = await call(base, 'GET', '/metrics');
+  const out: Record<string, number> = {};
+  for (const line of r.text.split('\n')) {
+    const m = /^(zlake_scan_cache_\w+) (\S+)$/.exec(line);
+    if (m) out[m[1]] = Number(m[2]);
+  }
+  return out;
+}
+
+/** The query's ZSON output and its QueryStats (times left out). */
+async function run(base: string, q: string): Promise<{ zson: string; stats: string }> {
+  const headers = { 'Content-Type': 'application/json', Accept: 'application/x-zson' };
+  const r = await call(base, 'POST', '/query', { body: JSON.stringify({ query: q }), headers });
+  if (r.status !== 200) throw new Error(`${r.status} ${r.text}`);
+  const s = await call(base, 'POST', '/query?ctrl=T', {
+    body: JSON.stringify({ query: q }),
+    headers: { ...headers, Accept: 'application/x-zjson' },
+  });
+  const line = s.text.split('\n').find((l) => l.includes('"QueryStats"'));
+  if (!line) throw new Error(`no QueryStats in ${s.text}`);
+  const v = (JSON.parse(line) as { value: Record<string, unknown> }).value;
+  const stats = JSON.stringify([v.bytes_read, v.bytes_matched, v.records_read, v.records_matched]);
+  return { zson: r.text, stats };
+}
+
+/** 2000 records of two shapes, over many seek-index streams. */
+function data(): string {
+  const lines: string[] = [];
+  for (let i = 0; i < 2000; i++) {
+    if (i % 7 === 0) lines.push(`{ts:${i},kind:"other",n:${i}}`);
+    else lines.push(`{ts:${i},kind:"k${i % 5}",msg:"message ${i} ${'x'.repeat(i % 13)}"}`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+const queries = [
+  'from p | count()',
+  'from p | count() by kind | sort kind',
+  'from p | kind=="other" | sort -r ts | head 3',
+  'from p | ts >= 100 and ts < 120',
+];
+
+let on: Running;
+let off: Running;
+beforeAll(async () => {
+  on = await start();
+  off = await start(0);
+  for (const s of [on, off]) {
+    // Small seek strides make many streams.
+    const r = await call(s.base, 'POST', '/pool', {
+      body: JSON.stringify({ name: 'p', layout: { keys: [['ts']] }, seek_stride: 4096 }),
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+    });
+    expect(r.status).toBe(200);
+    await load(s.base, 'p', data());
+  }
+});
+afterAll(async () => {
+  await on.close();
+  await off.close();
+});
+
+test('a repeated query is served from the cache with the same answer', async () => {
+  const m0 = await metrics(on.base);
+  expect(m0.zlake_scan_cache_capacity_bytes).toBeGreaterThan(0);
+  expect(m0.zlake_scan_cache_hits_total).toBe(0);
+  expect(m0.zlake_scan_cache_bytes).toBe(0);
+  const first = await run(on.base, queries[0]);
+  const m1 = await metrics(on.base);
+  // The first query read from storage and filled the cache; its second
+  // run (for the stats) was served from it.
+  expect(m1.zlake_scan_cache_misses_total).toBeGreaterThan(1);
+  expect(m1.zlake_scan_cache_streams).toBe(m1.zlake_scan_cache_misses_total);
+  expect(m1.zlake_scan_cache_bytes).toBeGreaterThan(0);
+  expect(m1.zlake_scan_cache_hits_total).toBe(m1.zlake_scan_cache_misses_total);
+  const second = await run(on.base, queries[0]);
+  const m2 = await metrics(on.base);
+  expect(m2.zlake_scan_cache_misses_total).toBe(m1.zlake_scan_cache_misses_total);
+  expect(m2.zlake_scan_cache_hits_total).toBe(3 * m1.zlake_scan_cache_misses_total);
+  expect(second).toEqual(first);
+  expect(first.zson).toBe('2000(uint64)\n');
+});
+
+test.each(queries)('%s: the same answer and stats with the cache on and off', async (q) => {
+  const cold = await run(off.base, q);
+  expect(await run(off.base, q)).toEqual(cold);
+  const warm = await run(on.base, q);
+  expect(warm).toEqual(cold);
+  expect(await run(on.base, q)).toEqual(cold);
+});
+
+test('with the cache off nothing is cached', async () => {
+  const m = await metrics(off.base);
+  expect(m).toMatchObject({
+    zlake_scan_cache_capacity_bytes: 0,
+    zlake_scan_cache_bytes: 0,
+    zlake_scan_cache_streams: 0,
+    zlake_scan_cache_hits_total: 0,
+    zlake_scan_cache_misses_total: 0,
+  });
+});
+
+test('bytes_read is the bytes of the values scanned, as the reference counts', async () => {
+  const { stats } = await run(on.base, 'from p | kind=="other"');
+  const [read, matched, records, recordsMatched] = JSON.parse(stats) as number[];
+  expect(records).toBe(2000);
+  expect(recordsMatched).toBe(286);
+  // Every record's body is at least its fields' bytes, and the matches are a part.
+  expect(read).toBeGreaterThan(2000 * 8);
+  expect(matched).toBeGreaterThan(0);
+  expect(matched).toBeLessThan(read / 3);
+});
