@@ -22,10 +22,13 @@ import {
 import { lz4Compress } from './lz4';
 
 /** Below this many bytes a body is copied byte by byte (no subarray). */
-const SHORT_COPY = 24;
+const SHORT_COPY = 64;
+/** Bytes kept free before the values for an uncompressed frame's header. */
+const RESERVE = 11;
 
 export class ZngWriter implements ValueWriter {
   private types = new TypeEncoder();
+  /** Values from offset RESERVE on; a frame header fits before them. */
   private values = new ByteBuf(64 * 1024);
   private compress: boolean;
   private threshold: number;
@@ -42,6 +45,7 @@ export class ZngWriter implements ValueWriter {
   ) {
     this.compress = opts.compress ?? true;
     this.threshold = opts.frameThreshold ?? DEFAULT_FRAME_THRESHOLD;
+    this.values.len = RESERVE;
   }
 
   /**
@@ -55,7 +59,7 @@ export class ZngWriter implements ValueWriter {
   async write(vals: Value[]): Promise<void> {
     const types = this.types;
     const values = this.values;
-    const threshold = this.threshold;
+    const limit = this.threshold + RESERVE;
     for (let i = 0; i < vals.length; i++) {
       const v = vals[i];
       let id: number;
@@ -67,9 +71,11 @@ export class ZngWriter implements ValueWriter {
         this.lastId = id;
       }
       const len = v.len;
-      values.ensure(20 + (len > 0 ? len : 0));
-      const out = values.buf;
       let o = values.len;
+      if (o + 20 + len > values.buf.length) {
+        values.ensure(20 + (len > 0 ? len : 0));
+      }
+      const out = values.buf;
       if (id < 0x80) out[o++] = id;
       else o = putUvarint(out, o, id);
       if (len < 0) {
@@ -78,16 +84,16 @@ export class ZngWriter implements ValueWriter {
         const tag = len + 1;
         if (tag < 0x80) out[o++] = tag;
         else o = putUvarint(out, o, tag);
+        const src = v.buf;
         if (len < SHORT_COPY) {
-          const src = v.buf;
           for (let s = v.off, e = v.off + len; s < e; s++) out[o++] = src[s];
         } else {
-          out.set(v.buf.subarray(v.off, v.off + len), o);
+          out.set(src.subarray(v.off, v.off + len), o);
           o += len;
         }
       }
       values.len = o;
-      if (o >= threshold || types.out.len >= threshold) await this.flush();
+      if (o >= limit || types.out.len >= this.threshold) await this.flush();
     }
   }
 
@@ -110,7 +116,7 @@ export class ZngWriter implements ValueWriter {
     payload[0] = format;
     body.copy(payload, 1);
     const out = Buffer.allocUnsafe(MAX_HEADER + payload.length);
-    const n = this.putFrame(out, 0, FrameType.Control, payload, payload.length);
+    const n = this.putFrame(out, 0, FrameType.Control, payload, 0, payload.length);
     await this.emit(out.subarray(0, n));
   }
 
@@ -138,14 +144,62 @@ export class ZngWriter implements ValueWriter {
   async flush(): Promise<void> {
     const tb = this.types.out;
     const vb = this.values;
-    if (tb.len === 0 && vb.len === 0) return;
-    const out = Buffer.allocUnsafe(2 * MAX_HEADER + tb.len + vb.len);
-    let o = 0;
-    if (tb.len > 0) o = this.putFrame(out, o, FrameType.Types, tb.buf, tb.len);
-    if (vb.len > 0) o = this.putFrame(out, o, FrameType.Values, vb.buf, vb.len);
-    tb.len = 0;
-    vb.len = 0;
-    await this.emit(out.subarray(0, o));
+    const vlen = vb.len - RESERVE;
+    if (tb.len === 0 && vlen === 0) return;
+    if (tb.len > 0) {
+      // New types (rare after a stream's first frame): both frames in one
+      // chunk.
+      const out = Buffer.allocUnsafe(2 * MAX_HEADER + tb.len + vlen);
+      let o = this.putFrame(out, 0, FrameType.Types, tb.buf, 0, tb.len);
+      if (vlen > 0) o = this.putFrame(out, o, FrameType.Values, vb.buf, RESERVE, vlen);
+      tb.len = 0;
+      vb.len = RESERVE;
+      await this.emit(out.subarray(0, o));
+      return;
+    }
+    vb.len = RESERVE;
+    await this.emit(this.valuesFrame(vlen));
+  }
+
+  /**
+   * The frame of the buffered values (vlen bytes after RESERVE), with no
+   * copy of the payload: compressed straight into the chunk sent, or sent
+   * uncompressed from the values buffer itself (with its header written
+   * into the reserved bytes before it), which is then replaced, since the
+   * sink may hold the chunk.
+   */
+  private valuesFrame(vlen: number): Buffer {
+    const vb = this.values;
+    const type = FrameType.Values;
+    if (this.compress) {
+      // Compressed data goes at MAX_HEADER; the header is written just
+      // before it once its length is known.
+      const out = Buffer.allocUnsafe(MAX_HEADER + vlen);
+      const zlen = lz4Compress(
+        vb.buf,
+        RESERVE,
+        RESERVE + vlen,
+        out,
+        MAX_HEADER,
+        MAX_HEADER + vlen - 1,
+      );
+      if (zlen > 0) {
+        const flen = zlen + 1 + uvarintSize(vlen);
+        const start = MAX_HEADER - (1 + uvarintSize(Math.floor(flen / 16)) + 1 + uvarintSize(vlen));
+        let o = start;
+        out[o++] = (type << 4) | (flen & 0xf) | COMPRESSED;
+        o = putUvarint(out, o, Math.floor(flen / 16));
+        out[o++] = COMPRESSION_LZ4;
+        putUvarint(out, o, vlen);
+        return out.subarray(start, MAX_HEADER + zlen);
+      }
+    }
+    const start = RESERVE - (1 + uvarintSize(Math.floor(vlen / 16)));
+    const buf = vb.buf;
+    buf[start] = (type << 4) | (vlen & 0xf);
+    putUvarint(buf, start + 1, Math.floor(vlen / 16));
+    vb.buf = Buffer.allocUnsafe(buf.length);
+    return buf.subarray(start, RESERVE + vlen);
   }
 
   private async emit(chunk: Buffer): Promise<void> {
@@ -154,14 +208,21 @@ export class ZngWriter implements ValueWriter {
   }
 
   /**
-   * Writes a frame of payload[0, len) at out[o], compressed when that is
-   * smaller, and returns the offset after it. out has room for
+   * Writes a frame of payload[from, from + len) at out[o], compressed when
+   * that is smaller, and returns the offset after it. out has room for
    * MAX_HEADER + len bytes from o.
    */
-  private putFrame(out: Buffer, o: number, type: number, payload: Buffer, len: number): number {
+  private putFrame(
+    out: Buffer,
+    o: number,
+    type: number,
+    payload: Buffer,
+    from: number,
+    len: number,
+  ): number {
     if (this.compress && len > 0) {
       if (this.zbuf.length < len) this.zbuf = Buffer.allocUnsafe(Math.max(len, 64 * 1024));
-      const zlen = lz4Compress(payload, 0, len, this.zbuf, 0, len - 1);
+      const zlen = lz4Compress(payload, from, from + len, this.zbuf, 0, len - 1);
       if (zlen > 0) {
         const flen = zlen + 1 + uvarintSize(len);
         out[o++] = (type << 4) | (flen & 0xf) | COMPRESSED;
@@ -174,7 +235,7 @@ export class ZngWriter implements ValueWriter {
     }
     out[o++] = (type << 4) | (len & 0xf);
     o = putUvarint(out, o, Math.floor(len / 16));
-    payload.copy(out, o, 0, len);
+    payload.copy(out, o, from, from + len);
     return o + len;
   }
 }

@@ -154,6 +154,41 @@ describe('writer', () => {
     expect(decodeZng(zng, { ctx }).every((v, i) => v.equals(vals[i]))).toBe(true);
   });
 
+  test('chunks handed to the sink stay intact while the writer goes on', async () => {
+    // A sink that keeps the chunks it is given without copying them (as a
+    // socket's queue does) must end up with the same bytes as one that
+    // copies them at once: the writer never reuses a buffer it handed out.
+    const ctx = new TypeContext();
+    const vals: Value[] = [];
+    for (let i = 0; i < 3000; i++) {
+      const t = ctx.lookupTypeRecord([{ name: `f${i % 400 === 0 ? i : 0}`, type: TypeString }]);
+      vals.push(rec(t, `value ${i} `.repeat(1 + (i % 30)), null));
+    }
+    for (const compress of [false, true]) {
+      const kept: Buffer[] = [];
+      const keeping = {
+        write: async (c: Buffer) => void kept.push(c),
+        end: async () => undefined,
+      };
+      const copying = new BufferSink();
+      for (const sink of [keeping, copying]) {
+        const w = newWriter(sink, { compress, frameThreshold: 2000 });
+        for (let i = 0; i < vals.length; i += 250) {
+          await w.write(vals.slice(i, i + 250));
+          if (i === 1500) await w.endStream();
+        }
+        await w.writeControl('between', ControlFormat.String);
+        await w.close();
+      }
+      const got = Buffer.concat(kept);
+      expect(got.equals(copying.bytes())).toBe(true);
+      expect(frames(got).length).toBeGreaterThan(50);
+      const back = decodeZng(got, { ctx });
+      expect(back.length).toBe(vals.length);
+      expect(back.every((v, i) => v.equals(vals[i]))).toBe(true);
+    }
+  });
+
   test('a value bigger than the threshold gets a frame of its own', async () => {
     const ctx = new TypeContext();
     const t = ctx.lookupTypeRecord([{ name: 's', type: TypeString }]);
