@@ -115,6 +115,14 @@ export class Analyzer {
       if (node.of === null)
         fail('internal error: unknown ast type in Analyzer.convertAny(): <nil>');
       const t = this.convertAny(node.of, parent);
+      if (t instanceof TypeNamed && t.name === node.name) {
+        // `v(=T)` where the context already makes v a T, as the writer
+        // prints a named value inside an error (whose decorator defines the
+        // name again): T stays T. The reference would define T as T here
+        // and fail to read its own output.
+        this.defs.set(node.name, t);
+        return t;
+      }
       return this.enterTypeDef(node.name, t) ?? t;
     }
     if (node.k !== N.Cast) return this.convertAny(node, parent);
