@@ -307,6 +307,8 @@ export class Analyzer {
     if (agg !== null) return agg;
     if (call.where !== null)
       throw new CompileError(`'where' clause on non-aggregation function: ${call.name}`);
+    const mapped = this.mapOfUserFunc(call);
+    if (mapped !== null) return mapped;
     let args: dag.Expr[];
     try {
       args = call.args.map((a) => this.expr(a));
@@ -326,6 +328,32 @@ export class Analyzer {
       return { kind: 'UserCall', fn: b.fn, args };
     }
     return { kind: 'Call', name: call.name, args };
+  }
+
+  /**
+   * map(v, f) where f names a user function: as the reference's later
+   * releases do, the inner call is f(this), evaluated with each element as
+   * this. Built-in functions and types are left to the map function.
+   */
+  private mapOfUserFunc(call: ast.Call): dag.Expr | null {
+    if (call.name !== 'map' || call.args.length !== 2) return null;
+    const f = call.args[1];
+    if (this.scope.lookup('map') !== undefined) return null;
+    if (f.kind === 'Call') {
+      // Not f(this) written out: the function is named, not called.
+      throw new CompileError('map(): second argument must be the identifier of a function');
+    }
+    if (f.kind !== 'ID') return null;
+    if (this.scope.lookup(f.name)?.kind !== 'func') return null;
+    let operand: dag.Expr;
+    try {
+      operand = this.expr(call.args[0]);
+    } catch (e) {
+      wrap(`${call.name}: bad argument: `, e);
+    }
+    const self: ast.ID = { kind: 'ID', name: 'this' };
+    const inner = this.call({ kind: 'Call', name: f.name, args: [self], where: null });
+    return { kind: 'Call', name: 'map', args: [operand, inner] };
   }
 
   private overExpr(e: ast.OverExpr): dag.Expr {

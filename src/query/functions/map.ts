@@ -1,6 +1,7 @@
 // map(v, f): f applied to each element of array or set v (a function of the
-// reference's later releases). f names a built-in function of one argument
-// (or a primitive type, for a cast); the results form an array (or a
+// reference's later releases). f names a built-in function of one argument,
+// a primitive type (for a cast) or a user function of one parameter (whose
+// call f(this) the compiler makes); the results form an array (or a
 // normalized set) whose element type is the union of the results' types
 // when they differ.
 
@@ -23,11 +24,14 @@ import { Literal } from '../expr/literal';
 import { fieldPath, pathOf, This } from '../expr/path';
 import { newShaper, Cast } from '../expr/shaper';
 import { Scratch } from '../expr/scratch';
+import { UserCall } from '../expr/vars';
 import { CompileError } from '../compiler/errors';
 import { checkArity, FunctionEnv, lookupFunction, registerFunction } from './registry';
 
 /** The evaluator of f(this) for the function argument of map, or a compile error. */
 function innerCall(fn: Expr, env: FunctionEnv): Expr {
+  // A user function: the compiler has made the call f(this) already.
+  if (fn instanceof UserCall) return fn;
   if (fn instanceof Literal && fn.value.type === TypeType) {
     // A type: map(a, int64) casts each element.
     return newShaper(env.zctx, new This(), fn, Cast, fn.value);
