@@ -194,8 +194,10 @@ export class Builder {
     if (u === undefined) {
       u = new UserFunction(fn.name, fn.params, this.stack);
       this.funcs.set(fn, u);
-      if (fn.expr === null) throw new CompileError(`${fn.name}(): function body not defined`);
-      u.body = this.expr(fn.expr);
+      const body = fn.expr;
+      if (body === null) throw new CompileError(`${fn.name}(): function body not defined`);
+      u.compile = () => this.expr(body);
+      u.bodies.push(this.expr(body));
     }
     return u;
   }
