@@ -9,7 +9,8 @@
 // The summarize column keeps up to INLINE distinct sparse codes per group
 // in a flat array, so that the many small groups of a high-cardinality
 // group-by cost no sketch object; a group's fifth distinct code moves it
-// to a Sketch. Estimates are the same either way.
+// to a Sketch, whose pending codes the column keeps in a flat pool until
+// the sketch merges them. Estimates are the same either way.
 
 import { formatValue } from '../../formats/zson';
 import { TypeContext } from '../../zed/context';
@@ -18,7 +19,7 @@ import { Value } from '../../zed/value';
 import { Scratch } from '../expr/scratch';
 import { AggColumn, AggDef, AggFunction } from './agg';
 import { growUint32, growUint8 } from './grow';
-import { Sketch, SketchError, sparseCode, sparseEstimate } from './hyperloglog';
+import { PENDING_LIMIT, Sketch, SketchError, sparseCode, sparseEstimate } from './hyperloglog';
 
 const out = new Scratch();
 let scratch = Buffer.allocUnsafe(256);
@@ -79,12 +80,24 @@ class DCount implements AggFunction {
 const INLINE = 4;
 /** n[g] of a group whose state is a Sketch. */
 const PROMOTED = 255;
+/** Uint32s per pending block: a count, then up to PENDING_LIMIT codes. */
+const BLOCK = 96;
 
 class DCountColumn implements AggColumn {
   /** Up to INLINE distinct codes per group, then the group's sketch. */
   private codes = new Uint32Array(16 * INLINE);
   private n = new Uint8Array(16);
   private sketches: (Sketch | undefined)[] = [];
+  /**
+   * A promoted group's pending codes (the sparse sketch's not yet merged
+   * ones) live in a block of pool, numbered blockOf[g], rather than in its
+   * Sketch, while it is sparse: an insert then reads two flat arrays, not
+   * a chain of objects. The sketch gets them (merging as it would have)
+   * when the block fills, and before any other use (flush). -1: none.
+   */
+  private blockOf = new Int32Array(16);
+  private pool = new Uint32Array(BLOCK * 16);
+  private blocks = 0;
   size = 0;
 
   add(): void {
@@ -92,18 +105,30 @@ class DCountColumn implements AggColumn {
     if (g === this.n.length) {
       this.n = growUint8(this.n);
       this.codes = growUint32(this.codes);
+      const b = new Int32Array(g * 2);
+      b.set(this.blockOf);
+      this.blockOf = b;
     }
     this.n[g] = 0;
+    this.blockOf[g] = -1;
     this.sketches[g] = undefined;
   }
 
   touch(groups: Int32Array, len: number): number {
     const n = this.n;
     const codes = this.codes;
+    const blockOf = this.blockOf;
+    const pool = this.pool;
     let x = 0;
     for (let j = 0; j < len; j++) {
       const g = groups[j];
-      if (g >= 0) x += n[g] + codes[g * INLINE];
+      if (g < 0) continue;
+      const c = n[g];
+      if (c !== PROMOTED) x += c + codes[g * INLINE];
+      else {
+        const b = blockOf[g];
+        if (b >= 0) x += pool[b * BLOCK];
+      }
     }
     return x | 0;
   }
@@ -112,7 +137,9 @@ class DCountColumn implements AggColumn {
     const k = codeOf(v);
     const n = this.n[g];
     if (n === PROMOTED) {
-      this.sketches[g]!.insertCode(k);
+      const b = this.blockOf[g];
+      if (b < 0) this.sketches[g]!.insertCode(k);
+      else this.addPending(g, b, k);
       return;
     }
     const codes = this.codes;
@@ -123,45 +150,89 @@ class DCountColumn implements AggColumn {
       this.n[g] = n + 1;
       return;
     }
-    this.promote(g).insertCode(k);
+    this.promote(g);
+    this.addPending(g, this.blockOf[g], k);
   }
 
-  /** Moves group g's inline codes to a sketch (the same state: its pending codes). */
-  private promote(g: number): Sketch {
+  /** Adds k to group g's pending block b unless there, as the sparse sketch's insert does. */
+  private addPending(g: number, b: number, k: number): void {
+    const pool = this.pool;
+    const base = b * BLOCK;
+    const c = pool[base];
+    for (let i = base + 1, e = base + 1 + c; i < e; i++) if (pool[i] === k) return;
+    pool[base + 1 + c] = k;
+    if (c + 1 < PENDING_LIMIT) {
+      pool[base] = c + 1;
+      return;
+    }
+    // Full: the sketch merges them now, as it would have on this insert.
+    const sk = this.sketches[g]!;
+    sk.insertPending(pool, base + 1, c + 1);
+    pool[base] = 0;
+    if (!sk.sparse) this.blockOf[g] = -1;
+  }
+
+  /** Hands group g's pending block (if any) to its sketch, which keeps them from then on. */
+  private flush(g: number): void {
+    if (this.n[g] !== PROMOTED) return;
+    const b = this.blockOf[g];
+    if (b < 0) return;
+    const base = b * BLOCK;
+    this.sketches[g]!.insertPending(this.pool, base + 1, this.pool[base]);
+    this.pool[base] = 0;
+    this.blockOf[g] = -1;
+  }
+
+  /** Moves group g's inline codes to a new sketch and pending block (the same state). */
+  private promote(g: number): void {
     const n = this.n[g];
-    if (n === PROMOTED) return this.sketches[g]!;
-    const sk = new Sketch();
-    for (let i = 0; i < n; i++) sk.insertCode(this.codes[g * INLINE + i]);
-    this.sketches[g] = sk;
+    if (n === PROMOTED) return;
+    this.sketches[g] = new Sketch();
+    const b = this.blocks++;
+    if ((b + 1) * BLOCK > this.pool.length) this.pool = growUint32(this.pool);
+    const pool = this.pool;
+    const base = b * BLOCK;
+    pool[base] = n;
+    for (let i = 0; i < n; i++) pool[base + 1 + i] = this.codes[g * INLINE + i];
+    this.blockOf[g] = b;
     this.n[g] = PROMOTED;
-    return sk;
   }
 
   consumePartial(g: number, v: Value): void {
-    this.promote(g).merge(partialSketch(v));
+    this.promote(g);
+    this.flush(g);
+    this.sketches[g]!.merge(partialSketch(v));
   }
 
   result(g: number, _zctx: TypeContext): Value {
     const n = this.n[g];
-    const est = n === PROMOTED ? this.sketches[g]!.estimate() : sparseEstimate(n);
-    return out.uint(TypeUint64, est);
+    if (n !== PROMOTED) return out.uint(TypeUint64, sparseEstimate(n));
+    this.flush(g);
+    return out.uint(TypeUint64, this.sketches[g]!.estimate());
   }
 
   resultPartial(g: number, _zctx: TypeContext): Value {
     const n = this.n[g];
-    if (n === PROMOTED) return bytesValue(this.sketches[g]!.marshal());
+    if (n === PROMOTED) {
+      this.flush(g);
+      return bytesValue(this.sketches[g]!.marshal());
+    }
     return bytesValue(Sketch.marshalCodes(this.codes.subarray(g * INLINE, g * INLINE + n), n));
   }
 
   clear(): void {
     this.size = 0;
     this.sketches = [];
+    this.blocks = 0;
   }
 
   keep(groups: readonly number[]): void {
+    for (let g = 0; g < this.size; g++) this.flush(g);
+    this.blocks = 0;
     groups.forEach((g, i) => {
       this.n[i] = this.n[g];
       this.sketches[i] = this.sketches[g];
+      this.blockOf[i] = -1;
       this.codes.copyWithin(i * INLINE, g * INLINE, g * INLINE + INLINE);
     });
     this.size = groups.length;

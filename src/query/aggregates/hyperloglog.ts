@@ -20,6 +20,8 @@ const CAPACITY = 16;
 const VERSION = 1;
 const SEED = 1337;
 const ALPHA = 0.7213 / (1 + 1.079 / M);
+/** Pending sparse codes that make a sparse sketch merge them (the smallest n with n * 100 > M / 2). */
+export const PENDING_LIMIT = Math.floor(M / 2 / 100) + 1;
 
 /** Thrown for a malformed marshaled sketch. */
 export class SketchError extends Error {}
@@ -289,6 +291,24 @@ export class Sketch {
 
   get sparse(): boolean {
     return this.sp !== null;
+  }
+
+  /**
+   * Adds distinct sparse codes codes[off, off+n) to a sparse sketch that
+   * has no pending codes, as n calls of insertCode would: they become the
+   * pending codes, merged (with a possible switch to dense) once there
+   * are PENDING_LIMIT of them. Summarize's dcount column keeps the
+   * pending codes of its sketches itself and hands them over this way.
+   */
+  insertPending(codes: Uint32Array, off: number, n: number): void {
+    const sp = this.sp;
+    if (sp === null || sp.tmpN !== 0)
+      throw new Error('dcount: pending codes need an empty sparse sketch');
+    for (let i = 0; i < n; i++) sp.push(codes[off + i]);
+    if (sp.tmpN >= PENDING_LIMIT) {
+      sp.merge();
+      if (sp.bytes > M / 2) this.toNormal();
+    }
   }
 
   /** Adds the value whose hashed bytes are buf[off, off+len). */

@@ -170,6 +170,38 @@ describe('dcount', () => {
     col2.consumePartial(0, fn.resultPartial(zctx).copy());
     expect(formatValue(col2.result(0, zctx))).toBe('10(uint64)');
   });
+  test('column groups of every size match a lone sketch: estimates and partials, byte for byte', () => {
+    // Sizes around the inline limit, the sketch's pending limit (82 codes
+    // merge), its multiples, and past the switch to dense registers; the
+    // values repeat so that some codes arrive again after being merged.
+    const zctx = new TypeContext();
+    const def = lookupAggregate('dcount')!;
+    const sizes = [1, 4, 5, 81, 82, 83, 164, 165, 400, 3000, 9000];
+    const col = newColumn(def);
+    const fns = sizes.map(() => newFunction(def));
+    for (let g = 0; g < sizes.length; g++) col.add();
+    const vals = parseValues(zctx, Array.from({ length: 9000 }, (_, i) => `"host-${i}"`).join(' '));
+    // Interleave the groups, each getting its values twice over.
+    for (let round = 0; round < 2; round++) {
+      for (let i = 0; i < 9000; i++) {
+        for (let g = 0; g < sizes.length; g++) {
+          if (i >= sizes[g]) continue;
+          const v = vals[(i * 7 + round * 3) % sizes[g]];
+          col.consume(g, v);
+          fns[g].consume(v);
+        }
+      }
+    }
+    // Partials first: an estimate merges a sketch's pending codes (as the reference's does).
+    for (let g = 0; g < sizes.length; g++)
+      expect(formatValue(col.resultPartial(g, zctx))).toBe(formatValue(fns[g].resultPartial(zctx)));
+    const results = sizes.map((_, g) => formatValue(col.result(g, zctx)));
+    for (let g = 0; g < sizes.length; g++)
+      expect(results[g]).toBe(formatValue(fns[g].result(zctx)));
+    // Exact below a few thousand; the largest is dense (its partial is the registers).
+    expect(results.slice(0, 9)).toEqual(sizes.slice(0, 9).map((n) => `${n}(uint64)`));
+    expect(formatValue(col.resultPartial(10, zctx)).length).toBeGreaterThan(2 * 8192);
+  });
   test('bad partials are the reference errors', () => {
     const zctx = new TypeContext();
     const fn = newFunction(lookupAggregate('dcount')!);

@@ -7,7 +7,7 @@
 import { Type } from '../../../zed/types';
 
 /** Int32s per slot of the group table. */
-const S = 5;
+const S = 4;
 
 /** Small integer IDs for vectors of types (a group's key types). */
 export class TypeVectors {
@@ -65,9 +65,11 @@ interface Node {
 }
 
 /**
- * A slot holds (group + 1, hash, key offset, key length, type vector), so
- * a lookup touches the slot and then the key bytes: two cache misses for a
- * large table. meta repeats a group's key location for reading groups out.
+ * A slot holds (group + 1, hash, key offset, key length): 16 bytes, four
+ * to a cache line. The arena holds each group's type vector (4 bytes)
+ * then its key bytes, so a lookup touches the slot, then one place in the
+ * arena. The table grows at 70% load. meta repeats a group's key location
+ * for reading groups out.
  */
 export class GroupTable {
   private slots: Int32Array;
@@ -77,12 +79,14 @@ export class GroupTable {
   arena: Buffer;
   arenaLen = 0;
   size = 0;
+  private limit: number;
 
   constructor(initial = 1024) {
     let cap = 16;
-    while (cap < initial * 2) cap <<= 1;
+    while (cap * 0.7 < initial) cap <<= 1;
     this.slots = new Int32Array(cap * S);
     this.mask = cap - 1;
+    this.limit = Math.floor(cap * 0.7);
     this.meta = new Int32Array(initial * 3);
     this.arena = Buffer.allocUnsafe(64 * 1024);
   }
@@ -119,28 +123,31 @@ export class GroupTable {
       const p = S * i;
       const s = slots[p];
       if (s === 0) break;
-      if (slots[p + 1] === h && slots[p + 3] === len && slots[p + 4] === tv) {
+      if (slots[p + 1] === h && slots[p + 3] === len) {
         let o = slots[p + 2];
-        let k = off;
-        const end = off + len;
-        while (k < end && arena[o] === key[k]) {
-          o++;
-          k++;
+        if (
+          (arena[o - 4] | (arena[o - 3] << 8) | (arena[o - 2] << 16) | (arena[o - 1] << 24)) ===
+          tv
+        ) {
+          let k = off;
+          const end = off + len;
+          while (k < end && arena[o] === key[k]) {
+            o++;
+            k++;
+          }
+          if (k >= end) return s - 1;
         }
-        if (k >= end) return s - 1;
       }
       i = (i + 1) & mask;
     }
     if (!insert) return -1;
     const g = this.add(key, off, len, tv);
-    const meta = this.meta;
     const p = S * i;
     slots[p] = g + 1;
     slots[p + 1] = h;
-    slots[p + 2] = meta[3 * g];
+    slots[p + 2] = this.meta[3 * g];
     slots[p + 3] = len;
-    slots[p + 4] = tv;
-    if (this.size * 2 > mask + 1) this.rehash((mask + 1) * 2);
+    if (this.size > this.limit) this.rehash((mask + 1) * 2);
     return g;
   }
 
@@ -148,9 +155,8 @@ export class GroupTable {
    * Reads the slots, and the key bytes of the slots whose hash matches,
    * that finding each of hashes[0, n) will read first. The reads do not
    * depend on each other, so the CPU overlaps their cache misses, and
-   * find() then hits the cache (for a large table this halves the time
-   * of a lookup). Returns a value derived from the reads so that they
-   * are not optimized away.
+   * find() then hits the cache. Returns a value derived from the reads
+   * so that they are not optimized away.
    */
   touch(hashes: Int32Array, n: number): number {
     const slots = this.slots;
@@ -173,17 +179,23 @@ export class GroupTable {
       m.set(this.meta);
       this.meta = m;
     }
-    if (this.arenaLen + len > this.arena.length) {
+    const need = this.arenaLen + 4 + (len > 0 ? len : 0);
+    if (need > this.arena.length) {
       let n = this.arena.length * 2;
-      while (n < this.arenaLen + len) n *= 2;
+      while (n < need) n *= 2;
       const a = Buffer.allocUnsafe(n);
       this.arena.copy(a, 0, 0, this.arenaLen);
       this.arena = a;
     }
-    const o = this.arenaLen;
     const arena = this.arena;
-    for (let k = 0; k < len; k++) arena[o + k] = key[off + k];
-    if (len > 0) this.arenaLen = o + len;
+    let o = this.arenaLen;
+    arena[o++] = tv & 0xff;
+    arena[o++] = (tv >>> 8) & 0xff;
+    arena[o++] = (tv >>> 16) & 0xff;
+    arena[o++] = tv >>> 24;
+    if (len > 64) key.copy(arena, o, off, off + len);
+    else for (let k = 0; k < len; k++) arena[o + k] = key[off + k];
+    this.arenaLen = o + (len > 0 ? len : 0);
     this.meta[3 * g] = o;
     this.meta[3 * g + 1] = len;
     this.meta[3 * g + 2] = tv;
@@ -198,10 +210,15 @@ export class GroupTable {
       if (old[j] === 0) continue;
       let i = old[j + 1] & mask;
       while (slots[S * i] !== 0) i = (i + 1) & mask;
-      for (let k = 0; k < S; k++) slots[S * i + k] = old[j + k];
+      const p = S * i;
+      slots[p] = old[j];
+      slots[p + 1] = old[j + 1];
+      slots[p + 2] = old[j + 2];
+      slots[p + 3] = old[j + 3];
     }
     this.slots = slots;
     this.mask = mask;
+    this.limit = Math.floor(cap * 0.7);
   }
 
   /**
@@ -215,30 +232,25 @@ export class GroupTable {
       if (slots[j] !== 0) hashOf[slots[j] - 1] = slots[j + 1];
     const kept: number[] = [];
     for (let g = 0; g < this.size; g++) if (keep(g)) kept.push(g);
-    const arena = Buffer.allocUnsafe(Math.max(1024, this.arena.length));
+    const old = this.arena;
     const meta = this.meta;
-    let o = 0;
+    this.arena = Buffer.allocUnsafe(Math.max(1024, old.length));
+    this.arenaLen = 0;
+    this.size = 0;
     slots.fill(0);
     const mask = this.mask;
-    kept.forEach((old, g) => {
-      const len = meta[3 * old + 1];
-      if (len > 0) this.arena.copy(arena, o, meta[3 * old], meta[3 * old] + len);
-      meta[3 * g] = o;
-      meta[3 * g + 1] = len;
-      meta[3 * g + 2] = meta[3 * old + 2];
-      let i = hashOf[old] & mask;
+    for (const g of kept) {
+      const len = meta[3 * g + 1];
+      const h = hashOf[g];
+      const n = this.add(old, meta[3 * g], len, meta[3 * g + 2]);
+      let i = h & mask;
       while (slots[S * i] !== 0) i = (i + 1) & mask;
       const p = S * i;
-      slots[p] = g + 1;
-      slots[p + 1] = hashOf[old];
-      slots[p + 2] = o;
+      slots[p] = n + 1;
+      slots[p + 1] = h;
+      slots[p + 2] = meta[3 * n];
       slots[p + 3] = len;
-      slots[p + 4] = meta[3 * g + 2];
-      if (len > 0) o += len;
-    });
-    this.arena = arena;
-    this.arenaLen = o;
-    this.size = kept.length;
+    }
     return kept;
   }
 
@@ -248,5 +260,6 @@ export class GroupTable {
     const cap = Math.min(this.mask + 1, 1 << 16);
     this.slots = new Int32Array(cap * S);
     this.mask = cap - 1;
+    this.limit = Math.floor(cap * 0.7);
   }
 }

@@ -65,6 +65,9 @@ export const DEFAULT_GROUP_LIMIT = 1_000_000;
 const GROUP_OVERHEAD = 64;
 const AGG_OVERHEAD = 64;
 
+/** Groups from which the one-key path reads the table and aggregate state ahead (see GroupTable.touch). */
+const WARM_GROUPS = 8192;
+
 /** Spilled runs merged at once: runs are merged FAN_IN at a time into one as they accumulate. */
 export const FAN_IN = 64;
 
@@ -294,7 +297,9 @@ export class Summarize implements Operator {
       kHash[j] = hashBytes(kb, o, len < 0 ? 0 : len, len < 0 ? ~tv : tv);
       if (len > 0) o += len;
     }
-    this.sink ^= table.touch(kHash, n);
+    // A small table stays in the cache: warming it would only cost time.
+    const warm = table.size >= WARM_GROUPS;
+    if (warm) this.sink ^= table.touch(kHash, n);
     let end = n;
     for (let j = 0; j < n; j++) {
       const len = kLen[j];
@@ -317,7 +322,7 @@ export class Summarize implements Operator {
     for (let a = 0; a < aggs.length; a++) {
       const agg = aggs[a];
       const col = cols[a];
-      if (col.touch) this.sink ^= col.touch(grp, end);
+      if (warm && col.touch) this.sink ^= col.touch(grp, end);
       for (let j = 0; j < end; j++) {
         const g = grp[j];
         if (g >= 0) agg.applyTo(col, g, batch[from + j]);
