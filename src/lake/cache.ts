@@ -17,7 +17,6 @@
 import { TypeContext } from '../zed/context';
 import { Type } from '../zed/types';
 import { Value } from '../zed/value';
-import { LRU } from './lru';
 
 /** Default budget: enough for a million DNS-log records (about 210 MB decoded). */
 export const DEFAULT_CACHE_SIZE = 256 * 1024 * 1024;
@@ -87,6 +86,11 @@ export class CachedFrame {
 /** One decoded ZNG stream of a data object. */
 export class CachedStream {
   readonly bytes: number;
+  /** Where the stream is cached (set by ScanCache.put). */
+  object = '';
+  offset = 0;
+  /** Read since the clock hand last passed it. */
+  used = false;
 
   constructor(
     /** Bytes the stream takes in the stored object (to the next stream). */
@@ -115,19 +119,27 @@ export interface ScanCacheStats {
 export class ScanCache {
   /** Types of the cached values. */
   readonly ctx = new TypeContext();
-  private lru: LRU<string, CachedStream>;
+  /**
+   * The streams by object (pool/id) and offset: a lookup hashes the
+   * caller's object string (its hash is kept in the string) and a small
+   * integer, and builds no key.
+   */
+  private index = new Map<string, Map<number, CachedStream>>();
+  /**
+   * The entries, least recently inserted first. Eviction approximates
+   * least-recently-used order with a clock (second chance): a hit only
+   * marks its entry used, and the hand moves a used entry to the back
+   * (clearing the mark) instead of evicting it. A hit so costs a property
+   * write rather than a reordering of the map.
+   */
+  private order = new Set<CachedStream>();
+  private total = 0;
   private hits = 0;
   private misses = 0;
   private evictions = 0;
 
   /** budget: bytes the cache may hold; 0 turns it off. */
-  constructor(readonly budget: number) {
-    this.lru = new LRU<string, CachedStream>(
-      budget,
-      (e) => e.bytes,
-      () => this.evictions++,
-    );
-  }
+  constructor(readonly budget: number) {}
 
   get enabled(): boolean {
     return this.budget > 0;
@@ -135,28 +147,64 @@ export class ScanCache {
 
   /** The cached stream of object `object` (pool/id) at byte offset, counting a hit or miss. */
   get(object: string, offset: number): CachedStream | undefined {
-    const e = this.lru.get(streamKey(object, offset));
-    if (e !== undefined) this.hits++;
-    else this.misses++;
+    const e = this.index.get(object)?.get(offset);
+    if (e !== undefined) {
+      e.used = true;
+      this.hits++;
+    } else {
+      this.misses++;
+    }
     return e;
   }
 
   put(object: string, offset: number, stream: CachedStream): void {
-    if (this.enabled) this.lru.set(streamKey(object, offset), stream);
+    if (!this.enabled) return;
+    const old = this.index.get(object)?.get(offset);
+    if (old !== undefined) this.remove(old);
+    if (stream.bytes > this.budget) return;
+    let streams = this.index.get(object);
+    stream.object = object;
+    stream.offset = offset;
+    stream.used = false;
+    if (streams === undefined) {
+      streams = new Map();
+      this.index.set(object, streams);
+    }
+    streams.set(offset, stream);
+    this.order.add(stream);
+    this.total += stream.bytes;
+    while (this.total > this.budget) {
+      const e = this.order.values().next().value as CachedStream;
+      this.order.delete(e);
+      if (e.used) {
+        e.used = false;
+        this.order.add(e);
+        continue;
+      }
+      this.total -= e.bytes;
+      this.unindex(e);
+      this.evictions++;
+    }
   }
 
   /** Drops the streams of one object (pool/id). */
   dropObject(object: string): void {
-    this.lru.deletePrefix(`${object}@`);
+    const streams = this.index.get(object);
+    if (streams === undefined) return;
+    for (const e of streams.values()) this.forget(e);
+    this.index.delete(object);
   }
 
   /** Drops the streams of every object of a pool. */
   dropPool(poolId: string): void {
-    this.lru.deletePrefix(`${poolId}/`);
+    for (const object of [...this.index.keys()])
+      if (object.startsWith(`${poolId}/`)) this.dropObject(object);
   }
 
   clear(): void {
-    this.lru.clear();
+    this.order.clear();
+    this.index.clear();
+    this.total = 0;
   }
 
   stats(): ScanCacheStats {
@@ -164,14 +212,27 @@ export class ScanCache {
       hits: this.hits,
       misses: this.misses,
       evictions: this.evictions,
-      bytes: this.lru.weight,
-      entries: this.lru.size,
+      bytes: this.total,
+      entries: this.order.size,
     };
   }
-}
 
-function streamKey(object: string, offset: number): string {
-  return `${object}@${offset}`;
+  private remove(e: CachedStream): void {
+    this.forget(e);
+    this.unindex(e);
+  }
+
+  /** Takes an entry out of the eviction order and the total. */
+  private forget(e: CachedStream): void {
+    if (this.order.delete(e)) this.total -= e.bytes;
+  }
+
+  private unindex(e: CachedStream): void {
+    const streams = this.index.get(e.object);
+    if (streams === undefined || streams.get(e.offset) !== e) return;
+    streams.delete(e.offset);
+    if (streams.size === 0) this.index.delete(e.object);
+  }
 }
 
 /** Maps cached types into a query's type context, once per type. */
@@ -192,17 +253,20 @@ export class ScanTypes {
     return u;
   }
 
-  /** The frame's values as Values of the query's context. */
-  values(f: CachedFrame): Value[] {
+  /**
+   * The frame's values as Values of the query's context, written to out
+   * from out[at] (a fresh array when out is null); returns the array.
+   */
+  values(f: CachedFrame, out: Value[] | null = null, at = 0): Value[] {
     const n = f.count;
-    const out = new Array<Value>(n);
+    if (out === null) out = new Array<Value>(n);
     const { buf, offs, lens, typeIndex } = f;
     if (typeIndex === null) {
       const t = this.get(f.types[0]);
-      for (let i = 0; i < n; i++) out[i] = new Value(t, buf, offs[i], lens[i]);
+      for (let i = 0; i < n; i++) out[at + i] = new Value(t, buf, offs[i], lens[i]);
     } else {
       const ts = f.types.map((t) => this.get(t));
-      for (let i = 0; i < n; i++) out[i] = new Value(ts[typeIndex[i]], buf, offs[i], lens[i]);
+      for (let i = 0; i < n; i++) out[at + i] = new Value(ts[typeIndex[i]], buf, offs[i], lens[i]);
     }
     return out;
   }

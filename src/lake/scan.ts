@@ -398,6 +398,11 @@ class SpanReader {
   /** Frames of a cached stream being served, and the next one's index. */
   private hit: CachedFrame[] | null = null;
   private hitPos = 0;
+  /** Cached frames waiting to be handed over as one batch, and their values. */
+  private joined: CachedFrame[] = [];
+  private joinedCount = 0;
+  /** A stream found missing from the cache just before a batch was handed over. */
+  private missAt = -1;
   /** Where the stream being decoded began, or -1 between streams. */
   private streamStart = -1;
   /** Frames of the stream being decoded, kept for the cache (null: not caching it). */
@@ -418,29 +423,46 @@ class SpanReader {
     this.dec = new ZngDecoder(cache !== null ? cache.ctx : ctx);
   }
 
+  /**
+   * The next batch. Cached frames are joined into batches of about BATCH
+   * values (across streams too), so a warm scan hands fewer, fuller batches
+   * down the pipeline.
+   */
   async read(): Promise<Value[] | null> {
     for (;;) {
       const hit = this.hit;
       if (hit !== null) {
-        if (this.hitPos < hit.length) return this.types!.values(hit[this.hitPos++]);
+        while (this.hitPos < hit.length) {
+          const f = hit[this.hitPos++];
+          this.joined.push(f);
+          this.joinedCount += f.count;
+          if (this.joinedCount >= BATCH) return this.flush();
+        }
         this.hit = null;
       }
       if (this.pos >= this.span.end) {
         this.endStream();
-        return null;
+        return this.flush();
       }
       if (this.streamStart < 0) {
-        const cached = this.cache?.get(this.object, this.pos);
-        if (cached !== undefined) {
-          this.stats.cacheHits++;
-          this.stats.bytesRead += cached.size;
-          this.stats.bytesCached += cached.size;
-          this.pos += cached.size;
-          this.hit = cached.frames;
-          this.hitPos = 0;
-          continue;
+        if (this.missAt !== this.pos) {
+          const cached = this.cache?.get(this.object, this.pos);
+          if (cached !== undefined) {
+            this.stats.cacheHits++;
+            this.stats.bytesRead += cached.size;
+            this.stats.bytesCached += cached.size;
+            this.pos += cached.size;
+            this.hit = cached.frames;
+            this.hitPos = 0;
+            continue;
+          }
+          if (this.cache !== null) this.stats.cacheMisses++;
+          if (this.joinedCount > 0) {
+            // Hand over the cached values first; decode this stream next time.
+            this.missAt = this.pos;
+            return this.flush();
+          }
         }
-        if (this.cache !== null) this.stats.cacheMisses++;
         this.streamStart = this.pos;
         this.collected = this.cache !== null ? [] : null;
         this.collectedBytes = 0;
@@ -449,6 +471,27 @@ class SpanReader {
       const batch = await this.frame();
       if (batch !== null) return batch;
     }
+  }
+
+  /** The values of the cached frames joined so far, as one batch (null if none). */
+  private flush(): Value[] | null {
+    const frames = this.joined;
+    const n = this.joinedCount;
+    if (n === 0) return null;
+    const types = this.types!;
+    let out: Value[];
+    if (frames.length === 1) out = types.values(frames[0]);
+    else {
+      out = new Array<Value>(n);
+      let at = 0;
+      for (const f of frames) {
+        types.values(f, out, at);
+        at += f.count;
+      }
+    }
+    frames.length = 0;
+    this.joinedCount = 0;
+    return out;
   }
 
   /** Decodes the frame at pos: the values of a values frame, else null. */

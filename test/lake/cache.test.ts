@@ -1,40 +1,12 @@
-// The scan cache: LRU eviction by bytes, scans served from it once warm
+// The scan cache: eviction by bytes in least-recently-used order, scans served from it once warm
 // (same values, in the scanning query's type context), partly warm scans,
 // and entries dropped when objects are deleted, vacuumed or their pool
 // removed.
 
 import { Lake, ScanOptions } from '../../src/lake';
 import { CachedFrame, CachedStream, ScanCache } from '../../src/lake/cache';
-import { LRU } from '../../src/lake/lru';
 import { newInt64, TypeContext, TypeInt64, Value } from '../../src/zed';
 import { arrayReader, recs, rmDir, show, tmpDir } from './helpers';
-
-describe('LRU', () => {
-  test('evicts the least recently used entries until the weight fits', () => {
-    const evicted: string[] = [];
-    const lru = new LRU<string, number>(
-      10,
-      (n) => n,
-      (k) => evicted.push(k),
-    );
-    lru.set('a', 4);
-    lru.set('b', 4);
-    expect(lru.get('a')).toBe(4); // a is now the most recently used
-    lru.set('c', 4); // 12 > 10: b goes
-    expect(evicted).toEqual(['b']);
-    expect(lru.has('b')).toBe(false);
-    expect(lru.weight).toBe(8);
-    expect(lru.set('big', 11)).toBe(false); // heavier than the capacity: not kept
-    expect(lru.has('big')).toBe(false);
-    expect(lru.weight).toBe(8);
-    lru.set('a', 1); // replacing re-weighs
-    expect(lru.weight).toBe(5);
-    lru.deletePrefix('c');
-    expect(lru.size).toBe(1);
-    expect(lru.weight).toBe(1);
-    expect(evicted).toEqual(['b']);
-  });
-});
 
 function stream(bytes: number): CachedStream {
   const v = new Value(TypeInt64, Buffer.alloc(bytes), 0, 1);
@@ -54,6 +26,14 @@ describe('ScanCache', () => {
     expect(cache.get('p/a', 1000)).toBeUndefined(); // evicted
     expect(cache.get('p/a', 0)).toBeDefined();
     expect(cache.stats()).toMatchObject({ entries: 3, evictions: 1, hits: 2, misses: 1 });
+    // Replacing an entry re-counts its bytes.
+    cache.put('p/c', 0, stream(500));
+    expect(cache.stats()).toMatchObject({ entries: 3, bytes: 2 * one + stream(500).bytes });
+    expect(cache.get('p/c', 0)?.size).toBe(500);
+    // A stream bigger than the budget is not kept.
+    cache.put('p/d', 0, stream(4 * one));
+    expect(cache.get('p/d', 0)).toBeUndefined();
+    expect(cache.stats().entries).toBe(3);
     cache.dropObject('p/a');
     expect(cache.get('p/a', 0)).toBeUndefined();
     cache.dropPool('p');
@@ -100,8 +80,12 @@ describe('scans through the cache', () => {
     const ctx = new TypeContext();
     const s = await lake.scan(pool, revision, { ctx, ...opts });
     const vals: Value[] = [];
-    for (let b = await s.pull(); b; b = await s.pull()) for (const v of b) vals.push(v);
-    return { ctx, vals, text: vals.map(show), stats: { ...s.stats } };
+    let batches = 0;
+    for (let b = await s.pull(); b; b = await s.pull()) {
+      batches++;
+      for (const v of b) vals.push(v);
+    }
+    return { ctx, vals, batches, text: vals.map(show), stats: { ...s.stats } };
   }
 
   test('a second scan is served from the cache with the same values', async () => {
@@ -129,6 +113,8 @@ describe('scans through the cache', () => {
       bytesCached: total,
       recordsRead: N,
     });
+    // Cached frames are joined into fuller batches.
+    expect(warm.batches).toBeLessThan(cold.batches / 2);
     // The values' types are the scanning query's, not the cache's.
     const rt = warm.vals[0].type;
     expect(warm.ctx.lookupByValue(warm.ctx.typeValue(rt))).toBe(rt);
