@@ -94,6 +94,12 @@ export class Builder {
   readonly frame = new Frame();
   private readonly stack = new CallStack();
   private readonly funcs = new Map<dag.Func, UserFunction>();
+  /**
+   * While a user function's body is compiled: its running aggregates, which
+   * every compiled copy of the body shares (one state, as the reference's
+   * single body has).
+   */
+  private bodyAggs: Map<dag.Agg, Expr> | null = null;
   private readonly fenv: FunctionEnv;
 
   constructor(readonly env: BuildEnv) {
@@ -149,8 +155,13 @@ export class Builder {
         return this.call(e);
       case 'UserCall':
         return new UserCall(this.userFunction(e.fn), this.exprs(e.args));
-      case 'Agg':
-        return newAggregatorExpr(zctx, this.aggregator(e));
+      case 'Agg': {
+        const shared = this.bodyAggs?.get(e);
+        if (shared !== undefined) return shared;
+        const agg = newAggregatorExpr(zctx, this.aggregator(e));
+        this.bodyAggs?.set(e, agg);
+        return agg;
+      }
       case 'Search':
         return this.search(e);
       case 'RegexpSearch':
@@ -196,8 +207,17 @@ export class Builder {
       this.funcs.set(fn, u);
       const body = fn.expr;
       if (body === null) throw new CompileError(`${fn.name}(): function body not defined`);
-      u.compile = () => this.expr(body);
-      u.bodies.push(this.expr(body));
+      const aggs = new Map<dag.Agg, Expr>();
+      u.compile = () => {
+        const saved = this.bodyAggs;
+        this.bodyAggs = aggs;
+        try {
+          return this.expr(body);
+        } finally {
+          this.bodyAggs = saved;
+        }
+      };
+      u.bodies.push(u.compile());
     }
     return u;
   }

@@ -48,6 +48,11 @@ describe('recursive calls do not clobber their callers', () => {
     ]);
   });
 
+  test('a running aggregate in a recursive body keeps one state', async () => {
+    const q = 'func f(n): (n == 0 ? count() : f(n - 1)) yield f(this)';
+    expect(await zq(q, '0 1 2 150')).toEqual(['1(uint64)', '2(uint64)', '3(uint64)', '4(uint64)']);
+  });
+
   test('a field that is missing deeper is missing, not garbage', async () => {
     expect(await zq('func f(n): (n == 0 ? {v:0} : {w:f(n-1).v + 1}) yield f(this)', '3')).toEqual([
       '{w:error("missing")}',
