@@ -408,6 +408,51 @@ describe('summarize: spilling past the memory limit', () => {
       tmp.cleanup();
     }
   });
+  test('past 8192 groups (a batch at a time): counts, sums, null keys and spills mid-batch', async () => {
+    // 12,000 keys in a scattered order, plus null keys; expected results
+    // computed here, in order of first appearance. The memory limit spills
+    // at about 10,000 groups, past the point where batches start.
+    const n = 40000;
+    const keyOf = (i: number) => (i % 97 === 0 ? null : `q${(i * 7919) % 12000}`);
+    const text = Array.from({ length: n }, (_, i) => {
+      const k = keyOf(i);
+      return `{k:${k === null ? 'null(string)' : `"${k}"`},x:${i % 13}}`;
+    }).join(' ');
+    const want = new Map<string, { c: number; s: number }>();
+    for (let i = 0; i < n; i++) {
+      const k = keyOf(i);
+      const key = k === null ? 'null(string)' : `"${k}"`;
+      const e = want.get(key) ?? { c: 0, s: 0 };
+      e.c++;
+      e.s += i % 13;
+      want.set(key, e);
+    }
+    const expected = [...want].map(([k, e]) => `{k:${k},c:${e.c}(uint64),s:${e.s}}`);
+    const spec: Spec = {
+      keys: [['k', 'k']],
+      aggs: [
+        ['c', 'count'],
+        ['s', 'sum', 'x'],
+      ],
+    };
+    const ctx = newCtx();
+    const mem = await run(
+      new Summarize(ctx, new TestSource(zson(ctx, text), 1000), opts(ctx, spec)),
+    );
+    expect(mem.length).toBe(12001);
+    expect(mem).toEqual(expected);
+    const tmp = spillTmp();
+    try {
+      const sctx = newCtx({ memoryLimit: 2_600_000, tmpDir: tmp.dir });
+      const op = new Summarize(sctx, new TestSource(zson(sctx, text), 1000), opts(sctx, spec));
+      const spilled = (await pullAll(op)).map((v) => formatValue(v));
+      expect(op.spilledRuns).toBeGreaterThan(1);
+      expect(spilled.slice().sort()).toEqual(expected.slice().sort());
+      expect(tmp.leftovers()).toEqual([]);
+    } finally {
+      tmp.cleanup();
+    }
+  });
   test('count() by a string field over many groups and values', async () => {
     const ctx = newCtx();
     const vals = zson(ctx, Array.from({ length: 20000 }, (_, i) => `{s:"v${i % 2500}"}`).join(' '));

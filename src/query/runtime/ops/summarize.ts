@@ -65,7 +65,7 @@ export const DEFAULT_GROUP_LIMIT = 1_000_000;
 const GROUP_OVERHEAD = 64;
 const AGG_OVERHEAD = 64;
 
-/** Groups from which the one-key path reads the table and aggregate state ahead (see GroupTable.touch). */
+/** Groups from which the one-key path goes a batch at a time, reading the table and aggregate state ahead (see GroupTable.touch). */
 const WARM_GROUPS = 8192;
 
 /** Spilled runs merged at once: runs are merged FAN_IN at a time into one as they accumulate. */
@@ -257,7 +257,10 @@ export class Summarize implements Operator {
    * group's aggregates in input order, as one at a time would.
    */
   private consumeOneKey(batch: Value[], from: number): number {
-    if (this.valueCompare) return this.consumeOneKeySorted(batch, from);
+    // Sorted input tracks the largest key value by value; a small table
+    // is in the cache, where the passes would only add work.
+    if (this.valueCompare || this.table.size < WARM_GROUPS)
+      return this.consumeOneKeyEach(batch, from);
     const keyExpr = this.keyExprs[0];
     const table = this.table;
     const tvs = this.tvs;
@@ -297,9 +300,7 @@ export class Summarize implements Operator {
       kHash[j] = hashBytes(kb, o, len < 0 ? 0 : len, len < 0 ? ~tv : tv);
       if (len > 0) o += len;
     }
-    // A small table stays in the cache: warming it would only cost time.
-    const warm = table.size >= WARM_GROUPS;
-    if (warm) this.sink ^= table.touch(kHash, n);
+    this.sink ^= table.touch(kHash, n);
     let end = n;
     for (let j = 0; j < n; j++) {
       const len = kLen[j];
@@ -322,7 +323,7 @@ export class Summarize implements Operator {
     for (let a = 0; a < aggs.length; a++) {
       const agg = aggs[a];
       const col = cols[a];
-      if (warm && col.touch) this.sink ^= col.touch(grp, end);
+      if (col.touch) this.sink ^= col.touch(grp, end);
       for (let j = 0; j < end; j++) {
         const g = grp[j];
         if (g >= 0) agg.applyTo(col, g, batch[from + j]);
@@ -339,8 +340,8 @@ export class Summarize implements Operator {
     this.grp = new Int32Array(n);
   }
 
-  /** One key, input sorted by it: a value at a time, tracking the largest key. */
-  private consumeOneKeySorted(batch: Value[], from: number): number {
+  /** One key, a value at a time (tracking the largest key when the input is sorted by it). */
+  private consumeOneKeyEach(batch: Value[], from: number): number {
     const keyExpr = this.keyExprs[0];
     const table = this.table;
     const tvs = this.tvs;
@@ -352,7 +353,7 @@ export class Summarize implements Operator {
       const v = keyExpr.eval(self);
       const len = v.len;
       if (len >= 0 && isQuiet(v)) continue;
-      const prim = this.updateMaxTableKey(v);
+      const prim = this.valueCompare ? this.updateMaxTableKey(v) : null;
       let tv = lastTv;
       if (v.type !== lastType) {
         keyTypes[0] = lastType = v.type;
