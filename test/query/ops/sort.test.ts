@@ -1,5 +1,7 @@
 import fc from 'fast-check';
+import { readdirSync } from 'node:fs';
 import { Sort } from '../../../src/query/runtime/ops/sort';
+import { FAN_IN } from '../../../src/query/runtime/ops/spill';
 import {
   Comparator,
   goStableSort,
@@ -510,6 +512,50 @@ describe('sort: spilling past the memory limit', () => {
       expect(mem.runs).toBe(0);
       expect(spilled.runs).toBeGreaterThan(10);
       expect(spilled.out).toEqual(mem.out);
+      expect(tmp.leftovers()).toEqual([]);
+    } finally {
+      tmp.cleanup();
+    }
+  });
+  test('hundreds of runs merge with a bounded fan-in: few files open, order and stability kept', async () => {
+    // A 300-byte limit spills a run every few values: 3000 values make
+    // hundreds of runs. Equal keys must keep input order (i ascending)
+    // across the merges.
+    const tmp = spillTmp();
+    try {
+      const text = Array.from({ length: 3000 }, (_, i) => `{k:${(i * 7919) % 50},i:${i}}`).join(
+        '\n',
+      );
+      const ctx0 = newCtx({ tmpDir: tmp.dir });
+      const mem = await run(new Sort(ctx0, src(ctx0, text, 10), { keys: [field(ctx0, 'k')] }));
+      const ctx = newCtx({ memoryLimit: 300, tmpDir: tmp.dir });
+      const openFds = () => readdirSync('/proc/self/fd').length;
+      const before = openFds();
+      let maxOpen = 0;
+      const source = src(ctx, text, 5);
+      const op = new Sort(
+        ctx,
+        {
+          pull: async () => {
+            maxOpen = Math.max(maxOpen, openFds());
+            return source.pull();
+          },
+          close: () => source.close(),
+        },
+        { keys: [field(ctx, 'k')] },
+      );
+      const out = await run(op);
+      expect(op.spilledRuns).toBeGreaterThan(300);
+      expect(op.compactions).toBeGreaterThanOrEqual(Math.floor(op.spilledRuns / FAN_IN));
+      expect(maxOpen - before).toBeLessThanOrEqual(FAN_IN + 4);
+      expect(out.length).toBe(3000);
+      const pairs = out.map((l) => /k:(\d+),i:(\d+)/.exec(l)!.slice(1).map(Number));
+      for (let j = 1; j < pairs.length; j++) {
+        const [k0, i0] = pairs[j - 1];
+        const [k1, i1] = pairs[j];
+        expect(k0 < k1 || (k0 === k1 && i0 < i1)).toBe(true);
+      }
+      expect(out).toEqual(mem);
       expect(tmp.leftovers()).toEqual([]);
     } finally {
       tmp.cleanup();

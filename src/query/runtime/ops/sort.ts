@@ -10,12 +10,21 @@
 // ZNG file, and at the end the runs (and what is left in memory) are
 // merged: an external merge sort, so inputs larger than memory complete.
 
+import { rm } from 'node:fs/promises';
 import { Value } from '../../../zed/value';
 import { Expr } from '../../expr/expr';
 import { QueryContext } from '../context';
 import { BATCH_SIZE, Operator } from '../operator';
 import { Comparator, guessedKeyExpr, SortSpec, sortValues } from './sort-keys';
-import { batchBytes, BatchSource, MemorySource, RunMerger, SpillDir } from './spill';
+import {
+  batchBytes,
+  BatchSource,
+  FAN_IN,
+  MemorySource,
+  RunMerger,
+  SpillDir,
+  SpillFile,
+} from './spill';
 
 export interface SortOptions {
   /** Sort keys, most significant first; empty to guess one from the first value. */
@@ -45,12 +54,14 @@ export class Sort implements Operator {
   private out: Value[] = [];
   private outPos = 0;
   private spill: SpillDir | null = null;
-  private runs: BatchSource[] = [];
+  private runs: SpillFile[] = [];
   private merger: RunMerger | null = null;
   /** Bytes written to spill files (for stats and tests). */
   spilledBytes = 0;
   /** Runs spilled. */
   spilledRuns = 0;
+  /** Merges of FAN_IN runs into one (for stats and tests). */
+  compactions = 0;
 
   constructor(
     private readonly ctx: QueryContext,
@@ -115,8 +126,10 @@ export class Sort implements Operator {
       this.out = sortValues(flatten(batches), this.spec);
       return;
     }
-    this.runs.push(new MemorySource(sortValues(flatten(batches), { ...this.spec, strict: true })));
-    this.merger = new RunMerger(this.runs, Comparator.forSort(this.spec));
+    const sources: BatchSource[] = [...this.runs];
+    this.runs = [];
+    sources.push(new MemorySource(sortValues(flatten(batches), { ...this.spec, strict: true })));
+    this.merger = new RunMerger(sources, Comparator.forSort(this.spec));
   }
 
   private async spillRun(vals: Value[]): Promise<void> {
@@ -131,6 +144,34 @@ export class Sort implements Operator {
     this.spilledBytes += f.size;
     this.spilledRuns++;
     this.runs.push(f);
+    if (this.runs.length >= FAN_IN) await this.compactRuns();
+  }
+
+  /**
+   * Merges the FAN_IN spilled runs into one run that takes their place
+   * (it holds the earliest values, so ties keep input order), deleting
+   * them: no more than FAN_IN + 1 spill files are open at once however
+   * many runs a small memory limit makes.
+   */
+  private async compactRuns(): Promise<void> {
+    const runs = this.runs;
+    this.runs = [];
+    const merger = new RunMerger(runs, Comparator.forSort(this.spec!));
+    try {
+      const f = await this.spill!.newFile();
+      this.runs.push(f);
+      for (;;) {
+        this.ctx.checkCancelled();
+        const batch = await merger.next(BATCH_SIZE);
+        if (batch.length === 0) break;
+        await f.write(batch);
+      }
+      await f.rewind();
+      this.compactions++;
+    } finally {
+      await merger.close();
+      for (const r of runs) await rm(r.path, { force: true });
+    }
   }
 
   private async finish(): Promise<void> {
@@ -138,6 +179,7 @@ export class Sort implements Operator {
       await this.merger.close();
       this.merger = null;
     }
+    for (const r of this.runs) await r.close();
     this.runs = [];
     if (this.spill) {
       await this.spill.remove();

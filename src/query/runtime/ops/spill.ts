@@ -26,6 +26,12 @@ import { Comparator, KeyCopy } from './sort-keys';
 /** Prefix of spill directory names (tests look for leftovers by it). */
 export const SPILL_PREFIX = 'zlake-spill-';
 
+/**
+ * Spilled runs merged at once: sort and summarize merge runs FAN_IN at a
+ * time into one as they accumulate, so open files stay bounded.
+ */
+export const FAN_IN = 64;
+
 const READ_CHUNK = 1024 * 1024;
 /** Frame size of spill files: well under READ_CHUNK, so few frames span two reads. */
 const SPILL_FRAME = 128 * 1024;

@@ -34,7 +34,7 @@ import { ValueArena } from '../arena';
 import { QueryContext } from '../context';
 import { BATCH_SIZE, Operator } from '../operator';
 import { Comparator, sortValues } from './sort-keys';
-import { RunMerger, SpillDir, SpillFile } from './spill';
+import { FAN_IN, RunMerger, SpillDir, SpillFile } from './spill';
 import { GroupTable, TypeVectors } from './summarize-table';
 
 /** `lhs:=expr` of a group-by key. */
@@ -68,8 +68,7 @@ const AGG_OVERHEAD = 64;
 /** Groups from which the one-key path goes a batch at a time, reading the table and aggregate state ahead (see GroupTable.touch). */
 const WARM_GROUPS = 8192;
 
-/** Spilled runs merged at once: runs are merged FAN_IN at a time into one as they accumulate. */
-export const FAN_IN = 64;
+export { FAN_IN };
 
 export class Summarize implements Operator {
   private readonly zctx: TypeContext;
