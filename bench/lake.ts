@@ -25,7 +25,9 @@ export interface Server {
  * Starts `zlake serve` on a fresh lake in a temporary directory, or on the
  * lake directory given (which then outlives the server). With
  * BENCH_PROFILE=<dir> in the environment the server runs under
- * `node --cpu-prof` and writes its profile to <dir> when stopped.
+ * `node --cpu-prof` and writes its profile to <dir> when stopped;
+ * BENCH_SERVE_ARGS adds flags to `zlake serve` (e.g. `-cache.size 0` to
+ * measure queries with the scan cache off).
  */
 export async function startServer(lake?: string): Promise<Server> {
   const tmp = mkdtempSync(join(tmpdir(), 'zlake-bench-'));
@@ -47,6 +49,7 @@ export async function startServer(lake?: string): Promise<Server> {
       portfile,
       '-log.level',
       'warn',
+      ...(process.env.BENCH_SERVE_ARGS ?? '').split(/\s+/).filter((a) => a !== ''),
     ],
     { stdio: ['ignore', 'inherit', 'inherit'] },
   );

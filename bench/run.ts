@@ -80,6 +80,7 @@ out(
 );
 out(`- commit: ${commit()}`);
 out(`- load average at start (1, 5, 15 min): ${load()}`);
+if (process.env.BENCH_SERVE_ARGS) out(`- zlake serve flags added: ${process.env.BENCH_SERVE_ARGS}`);
 out(`- cases: ${cases.join(', ')}\n`);
 out('| case | measure | records | MB | seconds | records/s | MB/s | peak RSS MB | note |');
 out('|---|---|---:|---:|---:|---:|---:|---:|---|');
