@@ -5,11 +5,13 @@
 // bytes of values ending with an end-of-stream marker) it keeps the result
 // here, keyed by (pool, object, byte offset of the stream): each values
 // frame as its decompressed payload plus the offset, length and type of
-// every value in it. A later scan of the same stream skips the fetch, the
-// decompression and the value parsing, and only makes Values pointing into
-// the payload. Objects are immutable, so entries never go stale; they are
-// dropped when their object is deleted or vacuumed, and least recently used
-// entries are evicted to keep the total under the byte budget.
+// every value in it. The lake writer puts the same entries here for the
+// streams it writes (writethrough.ts), so data just loaded is warm. A later
+// scan of the stream skips the fetch, the decompression and the value
+// parsing, and only makes Values pointing into the payload. Objects are
+// immutable, so entries never go stale; they are dropped when their object
+// is deleted or vacuumed, and least recently used entries are evicted to
+// keep the total under the byte budget.
 //
 // Types of cached values live in the cache's own type context; a scan maps
 // them into its query's context (ScanTypes) once per type.
@@ -22,8 +24,8 @@ import { Value } from '../zed/value';
 export const DEFAULT_CACHE_SIZE = 256 * 1024 * 1024;
 
 /** Rough bytes of bookkeeping per entry and per frame (JS objects, map slot). */
-const ENTRY_OVERHEAD = 256;
-const FRAME_OVERHEAD = 160;
+export const ENTRY_OVERHEAD = 256;
+export const FRAME_OVERHEAD = 160;
 
 /** The values of one values frame. */
 export class CachedFrame {
@@ -199,6 +201,11 @@ export class ScanCache {
   dropPool(poolId: string): void {
     for (const object of [...this.index.keys()])
       if (object.startsWith(`${poolId}/`)) this.dropObject(object);
+  }
+
+  /** The streams held, least recently inserted first (no hits are counted). */
+  entries(): IterableIterator<CachedStream> {
+    return this.order.values();
   }
 
   clear(): void {

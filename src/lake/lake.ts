@@ -420,7 +420,7 @@ export class Lake {
   ): Promise<LoadResult> {
     const pool = await this.pool(poolRef);
     await this.lookupBranch(pool, branchName);
-    const w = new PoolWriter(this.storage, pool, this.ctx);
+    const w = new PoolWriter(this.storage, pool, this.ctx, this.cache);
     let objects: DataObject[];
     try {
       for (let batch = await reader.read(); batch; batch = await reader.read())
@@ -493,7 +493,7 @@ export class Lake {
         snap.list().filter((o) => overlaps(o.min, o.max, opts.range)),
         pool.layout.order,
       );
-      const w = new PoolWriter(this.storage, pool, this.ctx);
+      const w = new PoolWriter(this.storage, pool, this.ctx, this.cache);
       const deleted: DataObject[] = [];
       try {
         for (const o of candidates) {

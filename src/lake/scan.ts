@@ -17,6 +17,7 @@ import { COMPRESSED, MAX_HEADER } from '../formats/zng/frame';
 import { ObjectStore, isNotFound } from '../storage/storage';
 import { TypeContext } from '../zed/context';
 import { EMPTY, Value } from '../zed/value';
+import { readUvarint, uv } from '../zed/zcode';
 import { CachedFrame, CachedStream, ScanCache, ScanTypes } from './cache';
 import { Order, PoolConfig, primaryKey } from './config';
 import { notFound } from './errors';
@@ -523,7 +524,7 @@ class SpanReader {
     if (this.types === null) return out;
     // Decoded in the cache's context: keep the frame, hand out its values
     // in the scan's context.
-    const frame = cachedFrame(out, (buf[at] & COMPRESSED) !== 0);
+    const frame = cachedFrame(out, buf, at, at + size);
     if (this.collected !== null) {
       this.collected.push(frame);
       this.collectedBytes += frame.bytes;
@@ -549,17 +550,17 @@ class SpanReader {
 
 /**
  * A values frame's values (decoded in the cache's context) as a cache
- * entry. A compressed frame's values point into their own decompressed
- * payload; an uncompressed one's into the fetched chunk, so their bytes
- * are copied out of it.
+ * entry, which holds the frame's decompressed payload. A compressed frame's
+ * values point into their own decompressed payload; an uncompressed one's
+ * into the fetched chunk (the frame is buf[at, end)), so its payload is
+ * copied out of it. Either way the entry is the one the lake writer caches
+ * for the stream (writethrough.ts).
  */
-function cachedFrame(vals: Value[], compressed: boolean): CachedFrame {
-  const buf = vals[0].buf;
-  if (compressed) return CachedFrame.of(vals, buf, 0);
-  const lo = vals[0].off;
-  let hi = lo;
-  for (const v of vals) if (v.len > 0 && v.off + v.len > hi) hi = v.off + v.len;
-  return CachedFrame.of(vals, Buffer.from(buf.subarray(lo, hi)), lo);
+function cachedFrame(vals: Value[], buf: Buffer, at: number, end: number): CachedFrame {
+  if ((buf[at] & COMPRESSED) !== 0) return CachedFrame.of(vals, vals[0].buf, 0);
+  readUvarint(buf, at + 1, end);
+  const start = uv.end;
+  return CachedFrame.of(vals, Buffer.from(buf.subarray(start, end)), start);
 }
 
 const TRUNCATED = 'truncated input';

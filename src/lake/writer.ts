@@ -4,6 +4,13 @@
 // written as one ZNG data object, with an end-of-stream marker after every
 // seek_stride bytes of values and a seek index entry for each stream.
 // Nothing here is visible to readers until a commit names the objects.
+//
+// With the lake's scan cache on, each stream is also put in the cache as it
+// is written, in the form a scan would cache it (writethrough.ts), so the
+// first query after a load is served from memory. The object's ID is fresh
+// and no commit names it yet, so no scan can read those entries before the
+// commit; a writer that is aborted drops them, and any left behind by a
+// commit whose outcome is unknown are evicted like any other entry.
 
 import { ByteSink } from '../formats/io';
 import { newWriter } from '../formats/zng';
@@ -14,13 +21,17 @@ import { ID, Type } from '../zed/types';
 import { Value } from '../zed/value';
 import { ObjectStore } from '../storage/storage';
 import { Order, PoolConfig, primaryKey } from './config';
+import { ScanCache } from './cache';
 import { Ksuid } from './ksuid';
 import { KeyGetter } from './keys';
 import { DataObject, dataKey, seekIndexKey } from './object';
 import { SeekEntry } from './records';
 import { encodeSeekIndex } from './seekindex';
+import { StreamCacher } from './writethrough';
 
 const ARENA_CHUNK = 1 << 20;
+/** Bytes between two bodies still copied with them (a value's type ID and tag). */
+const MAX_GAP = 16;
 
 export interface WriterStats {
   objects: number;
@@ -37,23 +48,77 @@ export class PoolWriter {
   private written: DataObject[] = [];
   readonly stats: WriterStats = { objects: 0, records: 0, bytes: 0 };
   private keys: KeyGetter;
+  private cacher: StreamCacher | null;
+  /** The object being written, while it is (its cache entries go if it fails). */
+  private writing: Ksuid | null = null;
 
   constructor(
     private storage: ObjectStore,
     private pool: PoolConfig,
     /** The lake's context: object key ranges are kept in it. */
     private metaCtx: TypeContext,
+    /** The lake's scan cache: streams written go into it (when it is on). */
+    private cache: ScanCache | null = null,
   ) {
     this.keys = new KeyGetter(primaryKey(pool.layout));
+    this.cacher = cache?.enabled ? new StreamCacher(cache) : null;
   }
 
   /** Buffers values (copying them), writing an object at each threshold. */
   async write(batch: readonly Value[]): Promise<void> {
-    for (const v of batch) {
-      this.vals.push(this.copy(v));
-      this.buffered += v.len > 0 ? v.len : 1;
+    for (let i = 0; i < batch.length;) {
+      i = this.copyRun(batch, i);
       if (this.buffered >= this.pool.threshold) await this.flush();
     }
+  }
+
+  /**
+   * Buffers batch[i] and the values after it whose bodies lie in order and
+   * close together in one buffer (as a reader's values of one frame do,
+   * with only their tags between them) with a single copy into the arena,
+   * up to the value that brings the buffered bytes to the threshold.
+   * Returns the index after the last value buffered.
+   */
+  private copyRun(batch: readonly Value[], i: number): number {
+    const first = batch[i];
+    const len0 = first.len;
+    if (len0 <= 0 || len0 > ARENA_CHUNK / 4) {
+      this.vals.push(this.copy(first));
+      this.buffered += len0 > 0 ? len0 : 1;
+      return i + 1;
+    }
+    if (this.arenaPos + len0 > this.arena.length) {
+      this.arena = Buffer.allocUnsafe(ARENA_CHUNK);
+      this.arenaPos = 0;
+    }
+    const room = this.arena.length - this.arenaPos;
+    const src = first.buf;
+    const s0 = first.off;
+    const limit = this.pool.threshold;
+    let end = s0 + len0;
+    let buffered = this.buffered + len0;
+    let j = i + 1;
+    while (j < batch.length && buffered < limit) {
+      const v = batch[j];
+      const len = v.len;
+      if (len <= 0 || v.buf !== src || v.off < end || v.off - end > MAX_GAP) break;
+      if (v.off + len - s0 > room) break;
+      end = v.off + len;
+      buffered += len;
+      j++;
+    }
+    const arena = this.arena;
+    const at = this.arenaPos;
+    src.copy(arena, at, s0, end);
+    const shift = at - s0;
+    const vals = this.vals;
+    for (let k = i; k < j; k++) {
+      const v = batch[k];
+      vals.push(new Value(v.type, arena, v.off + shift, v.len));
+    }
+    this.arenaPos = at + end - s0;
+    this.buffered = buffered;
+    return j;
   }
 
   private copy(v: Value): Value {
@@ -81,7 +146,18 @@ export class PoolWriter {
     this.arena = Buffer.allocUnsafe(ARENA_CHUNK);
     this.arenaPos = 0;
     const sorted = sortByKey(vals, this.keys, this.pool.layout.order);
-    const o = await writeObject(this.storage, this.pool, sorted, this.keys, this.metaCtx);
+    const id = Ksuid.generate();
+    this.writing = id;
+    const o = await writeObject(
+      this.storage,
+      this.pool,
+      sorted,
+      this.keys,
+      this.metaCtx,
+      id,
+      this.cacher,
+    );
+    this.writing = null;
     this.written.push(o);
     this.stats.objects++;
     this.stats.records += o.count;
@@ -99,6 +175,10 @@ export class PoolWriter {
     this.vals = [];
     const objs = this.written;
     this.written = [];
+    if (this.cache !== null) {
+      for (const o of objs) this.cache.dropObject(`${this.pool.id}/${o.id}`);
+      if (this.writing !== null) this.cache.dropObject(`${this.pool.id}/${this.writing}`);
+    }
     await Promise.all(
       objs.map((o) =>
         Promise.all([
@@ -263,15 +343,39 @@ function frameBytes(v: Value): number {
   return (v.len > 0 ? v.len : 0) + 3;
 }
 
-/** Writes sorted values as one data object and its seek index. */
+/**
+ * Writes sorted values as one data object and its seek index, handing each
+ * stream to cacher (when given) as it is written. The cache entries of an
+ * object that fails are dropped.
+ */
 export async function writeObject(
   storage: ObjectStore,
   pool: PoolConfig,
   sorted: readonly Value[],
   keys: KeyGetter,
   metaCtx: TypeContext,
+  id: Ksuid = Ksuid.generate(),
+  cacher: StreamCacher | null = null,
 ): Promise<DataObject> {
-  const id = Ksuid.generate();
+  const object = `${pool.id}/${id}`;
+  try {
+    return await writeData(storage, pool, sorted, keys, metaCtx, id, cacher, object);
+  } catch (e) {
+    cacher?.drop(object);
+    throw e;
+  }
+}
+
+async function writeData(
+  storage: ObjectStore,
+  pool: PoolConfig,
+  sorted: readonly Value[],
+  keys: KeyGetter,
+  metaCtx: TypeContext,
+  id: Ksuid,
+  cacher: StreamCacher | null,
+  object: string,
+): Promise<DataObject> {
   const out = await storage.create(dataKey(pool.id, id));
   const sink: ByteSink = { write: (chunk) => out.write(chunk), end: async () => undefined };
   const zw = newWriter(sink);
@@ -294,6 +398,7 @@ export async function writeObject(
       const offset = zw.position;
       await zw.write(sorted.slice(start, i));
       await zw.endStream();
+      cacher?.put(object, offset, zw.position - offset, sorted, start, i);
       const first = keyOf(sorted[start]);
       const last = keyOf(sorted[i - 1]);
       entries.push({

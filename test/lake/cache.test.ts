@@ -1,12 +1,14 @@
 // The scan cache: eviction by bytes in least-recently-used order, scans served from it once warm
 // (same values, in the scanning query's type context), partly warm scans,
 // and entries dropped when objects are deleted, vacuumed or their pool
-// removed.
+// removed. Write-through: a load (or a delete by filter) caches the
+// streams it writes exactly as a scan of them would, and a load that fails
+// leaves nothing behind.
 
 import { Lake, ScanOptions } from '../../src/lake';
 import { CachedFrame, CachedStream, ScanCache } from '../../src/lake/cache';
 import { newInt64, TypeContext, TypeInt64, Value } from '../../src/zed';
-import { arrayReader, recs, rmDir, show, tmpDir } from './helpers';
+import { arrayReader, Plain, rec, recs, rmDir, show, tmpDir } from './helpers';
 
 function stream(bytes: number): CachedStream {
   const v = new Value(TypeInt64, Buffer.alloc(bytes), 0, 1);
@@ -95,6 +97,8 @@ describe('scans through the cache', () => {
     expect(objects.length).toBeGreaterThan(1);
     const total = objects.reduce((n, o) => n + o.size, 0);
 
+    // (The load cached its streams: start cold.)
+    lake.cache.clear();
     const cold = await scan();
     expect(cold.vals).toHaveLength(N);
     expect(cold.stats.cacheHits).toBe(0);
@@ -200,5 +204,236 @@ describe('scans through the cache', () => {
     expect(left).toBeGreaterThan(0);
     await lake.deletePool('q');
     expect(lake.cache.stats()).toMatchObject({ entries: 0, bytes: 0 });
+  });
+});
+
+describe('write-through: what the lake writes is cached', () => {
+  let dir: string;
+  let lake: Lake;
+
+  async function open(cacheSize?: number): Promise<void> {
+    dir = tmpDir();
+    lake = await Lake.openLocal(dir, cacheSize === undefined ? {} : { cacheSize });
+  }
+
+  afterEach(async () => {
+    await lake.close();
+    rmDir(dir);
+  });
+
+  /** The cache's entries by key, with their frames' contents (no hits counted). */
+  function entries(): Map<string, { size: number; frames: unknown[] }> {
+    const out = new Map<string, { size: number; frames: unknown[] }>();
+    for (const e of lake.cache.entries()) {
+      out.set(`${e.object}@${e.offset}`, {
+        size: e.size,
+        frames: e.frames.map((f) => ({
+          buf: f.buf.toString('hex'),
+          types: f.types, // the cache's own type objects: compared by identity below
+          typeIndex: f.typeIndex && Array.from(f.typeIndex),
+          offs: Array.from(f.offs),
+          lens: Array.from(f.lens),
+          bytes: f.bytes,
+        })),
+      });
+    }
+    return out;
+  }
+
+  async function scan(pool: string, revision = 'main') {
+    const s = await lake.scan(pool, revision, { ctx: new TypeContext() });
+    const text: string[] = [];
+    for (let b = await s.pull(); b; b = await s.pull()) for (const v of b) text.push(show(v));
+    return { text, stats: { ...s.stats } };
+  }
+
+  /**
+   * Values of several shapes: two record types, nulls, long compressible
+   * strings and (with noise) incompressible bytes, so that frames are both
+   * compressed and stored as they are.
+   */
+  function values(n: number, noise: boolean, seed = 1): Value[] {
+    const ctx = new TypeContext();
+    let x = seed;
+    const rand = (): number => (x = (x * 1103515245 + 12345) % 2147483648);
+    const out = recs(ctx, [...Array(n).keys()], (k, i): Record<string, Plain> => {
+      if (i % 11 === 3) return { other: i, s: null };
+      const s = noise
+        ? Array.from({ length: 40 + (i % 90) }, () => String.fromCharCode(33 + (rand() % 90))).join(
+            '',
+          )
+        : `value ${k} `.repeat(1 + (i % 9));
+      return { s };
+    });
+    // A null value and an empty record (a body of no bytes).
+    out[7] = Value.null(out[8].type);
+    out[9] = rec(ctx, {});
+    return out;
+  }
+
+  test('a load caches its streams exactly as a scan of them would', async () => {
+    await open();
+    // Streams of one frame (compressed and not), and streams of several
+    // frames (bigger than the ZNG writer's 512 KiB frame threshold).
+    await lake.createPool('small', {
+      layout: { keys: [['k']] },
+      threshold: 60000,
+      seekStride: 3000,
+    });
+    await lake.createPool('noisy', {
+      layout: { keys: [['k']] },
+      threshold: 60000,
+      seekStride: 3000,
+    });
+    await lake.createPool('big', { layout: { keys: [['k']] }, seekStride: 2 << 20 });
+    await lake.load('small', 'main', arrayReader(values(2000, false), 300));
+    await lake.load('noisy', 'main', arrayReader(values(2000, true), 300));
+    await lake.load('big', 'main', arrayReader(values(30000, false), 1000));
+    const written = entries();
+    const streams = written.size;
+    expect(streams).toBeGreaterThan(40);
+    const multiFrame = [...written.values()].filter((e) => e.frames.length > 1);
+    expect(multiFrame.length).toBeGreaterThan(0);
+    const bytes = lake.cache.stats().bytes;
+    const stats0 = lake.cache.stats();
+    expect(stats0).toMatchObject({ hits: 0, misses: 0, entries: streams });
+
+    // The first scans after the loads are served from the cache.
+    const warm: Record<string, string[]> = {};
+    for (const p of ['small', 'noisy', 'big']) {
+      const w = await scan(p);
+      expect(w.stats.cacheMisses).toBe(0);
+      expect(w.stats.bytesCached).toBe(w.stats.bytesRead);
+      warm[p] = w.text;
+    }
+    expect(warm.small).toHaveLength(2000);
+    expect(warm.big).toHaveLength(30000);
+    expect(lake.cache.stats()).toMatchObject({ hits: streams, misses: 0 });
+
+    // Scanning from storage makes the same entries, byte for byte, with
+    // the same types.
+    lake.cache.clear();
+    for (const p of ['small', 'noisy', 'big']) {
+      const cold = await scan(p);
+      expect(cold.stats.cacheHits).toBe(0);
+      expect(cold.text).toEqual(warm[p]);
+    }
+    const scanned = entries();
+    expect([...scanned.keys()].sort()).toEqual([...written.keys()].sort());
+    for (const [key, e] of scanned) expect(written.get(key)).toEqual(e);
+    expect(lake.cache.stats().bytes).toBe(bytes);
+  });
+
+  test('the same answers as a lake with the cache off', async () => {
+    const results: string[][] = [];
+    for (const size of [undefined, 0, 30000]) {
+      await open(size);
+      await lake.createPool('p', { layout: { keys: [['k']] }, threshold: 60000, seekStride: 3000 });
+      await lake.load('p', 'main', arrayReader(values(3000, false), 250));
+      await lake.load('p', 'main', arrayReader(values(500, true, 7), 250));
+      const s = await scan('p');
+      results.push(s.text);
+      const c = lake.cache.stats();
+      if (size === 0) expect(c).toMatchObject({ entries: 0, bytes: 0, hits: 0, misses: 0 });
+      else expect(c.bytes).toBeLessThanOrEqual(size ?? Infinity);
+      if (size === 30000) {
+        // A budget smaller than the load keeps what fits (the latest
+        // streams written) and the rest is read from storage.
+        expect(c.evictions).toBeGreaterThan(0);
+        expect(s.stats.cacheMisses).toBeGreaterThan(0);
+      }
+      if (size === undefined) expect(s.stats.cacheMisses).toBe(0);
+      await lake.close();
+      rmDir(dir);
+    }
+    expect(results[0]).toHaveLength(3500);
+    expect(results[1]).toEqual(results[0]);
+    expect(results[2]).toEqual(results[0]);
+    await open(); // for afterEach
+  });
+
+  test('a stream larger than the whole budget is not cached', async () => {
+    await open(5000);
+    await lake.createPool('p', { layout: { keys: [['k']] }, seekStride: 1 << 20 });
+    await lake.load('p', 'main', arrayReader(values(2000, false), 500));
+    expect(lake.cache.stats()).toMatchObject({ entries: 0, bytes: 0 });
+    expect((await scan('p')).text).toHaveLength(2000);
+  });
+
+  test('a load that fails leaves nothing cached', async () => {
+    await open();
+    await lake.createPool('p', { layout: { keys: [['k']] }, threshold: 20000, seekStride: 2000 });
+    await lake.load('p', 'main', arrayReader(values(1000, false), 200));
+    const before = lake.cache.stats();
+    const want = (await scan('p')).text;
+
+    // The input fails after several objects were written.
+    const good = arrayReader(values(3000, false, 3), 200);
+    let batches = 0;
+    const failing = {
+      async read() {
+        if (++batches > 10) throw new Error('bad input');
+        return good.read();
+      },
+    };
+    await expect(lake.load('p', 'main', failing)).rejects.toThrow('bad input');
+    expect(lake.cache.stats()).toMatchObject({ entries: before.entries, bytes: before.bytes });
+
+    // The commit fails (the branch went away while loading): the objects
+    // and their entries are dropped.
+    await lake.createBranch('p', 'gone', (await lake.lookupBranch('p', 'main')).commit);
+    const more = arrayReader(values(3000, false, 5), 200);
+    const deleting = {
+      async read() {
+        const b = await more.read();
+        if (b === null) await lake.deleteBranch('p', 'gone');
+        return b;
+      },
+    };
+    await expect(lake.load('p', 'gone', deleting)).rejects.toThrow('branch not found');
+    expect(lake.cache.stats()).toMatchObject({ entries: before.entries, bytes: before.bytes });
+
+    const after = await scan('p');
+    expect(after.text).toEqual(want);
+    expect(after.stats.cacheMisses).toBe(0);
+  });
+
+  test("a storage failure while writing drops the object's entries", async () => {
+    await open();
+    await lake.createPool('p', { layout: { keys: [['k']] }, threshold: 20000, seekStride: 2000 });
+    // The second object's data fails to commit, after its streams were written.
+    const store = lake.storage;
+    const create = store.create.bind(store);
+    let objects = 0;
+    store.create = async (key: string) => {
+      const w = await create(key);
+      if (++objects !== 2) return w;
+      return { ...w, write: w.write.bind(w), commit: () => Promise.reject(new Error('disk full')) };
+    };
+    await expect(lake.load('p', 'main', arrayReader(values(3000, false), 200))).rejects.toThrow(
+      'disk full',
+    );
+    expect(lake.cache.stats()).toMatchObject({ entries: 0, bytes: 0 });
+  });
+
+  test('a delete by filter caches the objects it writes', async () => {
+    await open();
+    await lake.createPool('p', { layout: { keys: [['k']] }, threshold: 60000, seekStride: 3000 });
+    await lake.load('p', 'main', arrayReader(values(3000, false), 250));
+    const doomed = (text: string): boolean => /"value 1\d\d /.test(text);
+    const want = (await scan('p')).text.filter((t) => !doomed(t));
+    expect(want.length).toBeLessThan(3000 - 50);
+    const ctx = new TypeContext();
+    await lake.deleteWhere('p', 'main', (v) => doomed(show(v)), {}, { ctx });
+    const s = await scan('p');
+    expect(s.text).toEqual(want);
+    expect(s.stats.cacheMisses).toBe(0);
+    // Only entries of live objects: the deleted ones were dropped.
+    const live = new Set((await lake.objects('p', 'main')).map((o) => `p/${o.id}`));
+    const pool = (await lake.lookupPool('p')).id.toString();
+    for (const e of lake.cache.entries()) expect(live.has(e.object.replace(pool, 'p'))).toBe(true);
+    // The same as reading it all from storage.
+    lake.cache.clear();
+    expect((await scan('p')).text).toEqual(s.text);
   });
 });

@@ -1,9 +1,12 @@
-// The scan cache through the service: a repeated query is served from the
-// cache (as /metrics shows) with the same answer and the same QueryStats
-// as the first, and with the cache off the answers are the same too.
+// The scan cache through the service: a load fills it (write-through), so
+// the first query after it is served from the cache (as /metrics shows)
+// with the same answer and the same QueryStats as a server with the cache
+// off or with a budget smaller than the data; a load that fails leaves
+// nothing cached.
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import * as http from 'node:http';
 import * as path from 'node:path';
 import { Lake } from '../../src/lake';
 import { Service } from '../../src/service/server';
@@ -11,6 +14,7 @@ import { call, load } from './helpers';
 
 interface Running {
   base: string;
+  lake: Lake;
   close(): Promise<void>;
 }
 
@@ -21,6 +25,7 @@ async function start(cacheSize?: number): Promise<Running> {
   const addr = await service.listen('127.0.0.1:0');
   return {
     base: `http://127.0.0.1:${addr.port}`,
+    lake,
     async close() {
       await service.close();
       await lake.close();
@@ -72,12 +77,17 @@ const queries = [
   'from p | ts >= 100 and ts < 120',
 ];
 
+/** A budget far smaller than the data. */
+const SMALL = 20000;
+
 let on: Running;
 let off: Running;
+let small: Running;
 beforeAll(async () => {
   on = await start();
   off = await start(0);
-  for (const s of [on, off]) {
+  small = await start(SMALL);
+  for (const s of [on, off, small]) {
     // Small seek strides make many streams.
     const r = await call(s.base, 'POST', '/pool', {
       body: JSON.stringify({ name: 'p', layout: { keys: [['ts']] }, seek_stride: 4096 }),
@@ -90,35 +100,116 @@ beforeAll(async () => {
 afterAll(async () => {
   await on.close();
   await off.close();
+  await small.close();
 });
 
-test('a repeated query is served from the cache with the same answer', async () => {
+test('the first query after a load is served from the cache', async () => {
+  // The load cached the streams it wrote; no query has run yet.
   const m0 = await metrics(on.base);
   expect(m0.zlake_scan_cache_capacity_bytes).toBeGreaterThan(0);
+  expect(m0.zlake_scan_cache_streams).toBeGreaterThan(1);
+  expect(m0.zlake_scan_cache_bytes).toBeGreaterThan(0);
   expect(m0.zlake_scan_cache_hits_total).toBe(0);
-  expect(m0.zlake_scan_cache_bytes).toBe(0);
+  expect(m0.zlake_scan_cache_misses_total).toBe(0);
+  const streams = m0.zlake_scan_cache_streams;
+  // run() queries twice (the answer, then the stats): both are hits.
   const first = await run(on.base, queries[0]);
   const m1 = await metrics(on.base);
-  // The first query read from storage and filled the cache; its second
-  // run (for the stats) was served from it.
-  expect(m1.zlake_scan_cache_misses_total).toBeGreaterThan(1);
-  expect(m1.zlake_scan_cache_streams).toBe(m1.zlake_scan_cache_misses_total);
-  expect(m1.zlake_scan_cache_bytes).toBeGreaterThan(0);
-  expect(m1.zlake_scan_cache_hits_total).toBe(m1.zlake_scan_cache_misses_total);
+  expect(m1.zlake_scan_cache_misses_total).toBe(0);
+  expect(m1.zlake_scan_cache_hits_total).toBe(2 * streams);
+  expect(m1.zlake_scan_cache_streams).toBe(streams);
+  expect(m1.zlake_scan_cache_bytes).toBe(m0.zlake_scan_cache_bytes);
   const second = await run(on.base, queries[0]);
   const m2 = await metrics(on.base);
-  expect(m2.zlake_scan_cache_misses_total).toBe(m1.zlake_scan_cache_misses_total);
-  expect(m2.zlake_scan_cache_hits_total).toBe(3 * m1.zlake_scan_cache_misses_total);
+  expect(m2.zlake_scan_cache_misses_total).toBe(0);
+  expect(m2.zlake_scan_cache_hits_total).toBe(4 * streams);
   expect(second).toEqual(first);
   expect(first.zson).toBe('2000(uint64)\n');
+  expect(first).toEqual(await run(off.base, queries[0]));
 });
 
-test.each(queries)('%s: the same answer and stats with the cache on and off', async (q) => {
-  const cold = await run(off.base, q);
-  expect(await run(off.base, q)).toEqual(cold);
-  const warm = await run(on.base, q);
-  expect(warm).toEqual(cold);
-  expect(await run(on.base, q)).toEqual(cold);
+test.each(queries)(
+  '%s: the same answer and stats with the cache on, off and smaller than the data',
+  async (q) => {
+    const cold = await run(off.base, q);
+    expect(await run(off.base, q)).toEqual(cold);
+    const warm = await run(on.base, q);
+    expect(warm).toEqual(cold);
+    expect(await run(on.base, q)).toEqual(cold);
+    expect(await run(small.base, q)).toEqual(cold);
+  },
+);
+
+test('a budget smaller than the load keeps the cache within it', async () => {
+  const m = await metrics(small.base);
+  expect(m.zlake_scan_cache_capacity_bytes).toBe(SMALL);
+  expect(m.zlake_scan_cache_bytes).toBeGreaterThan(0);
+  expect(m.zlake_scan_cache_bytes).toBeLessThanOrEqual(SMALL);
+  expect(m.zlake_scan_cache_evictions_total).toBeGreaterThan(0);
+});
+
+describe('loads that end early', () => {
+  beforeAll(async () => {
+    // Small objects, so that several are written while the body arrives.
+    const r = await call(on.base, 'POST', '/pool', {
+      body: JSON.stringify({
+        name: 'f',
+        layout: { keys: [['ts']] },
+        seek_stride: 2048,
+        thresh: 8192,
+      }),
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+    });
+    expect(r.status).toBe(200);
+  });
+
+  test('a client that goes away mid-load leaves nothing cached', async () => {
+    const before = await metrics(on.base);
+    const put = jest.spyOn(on.lake.cache, 'put');
+    await new Promise<void>((resolve) => {
+      const req = http.request(`${on.base}/pool/f/branch/main`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-zson', 'Transfer-Encoding': 'chunked' },
+      });
+      req.on('error', () => resolve());
+      req.write(data());
+      setTimeout(() => {
+        req.destroy();
+        setTimeout(resolve, 300);
+      }, 200);
+    });
+    // Streams were written (and cached) before the load was abandoned.
+    expect(put.mock.calls.length).toBeGreaterThan(1);
+    put.mockRestore();
+    const after = await metrics(on.base);
+    expect(after.zlake_scan_cache_bytes).toBe(before.zlake_scan_cache_bytes);
+    expect(after.zlake_scan_cache_streams).toBe(before.zlake_scan_cache_streams);
+    const r = await call(on.base, 'POST', '/query', {
+      body: JSON.stringify({ query: 'from f | count()' }),
+      headers: { 'Content-Type': 'application/json', Accept: 'application/x-zson' },
+    });
+    expect(r.text).toBe('');
+  });
+
+  test('malformed input mid-stream: what came before is loaded and cached', async () => {
+    const before = await metrics(on.base);
+    // As in the reference, the load ends at the bad line with a warning.
+    const r = await call(on.base, 'POST', '/pool/f/branch/main', {
+      body: data() + '{ts:1,kind:\n' + data(),
+      headers: { 'Content-Type': 'application/x-zson', Accept: 'application/json' },
+    });
+    expect(r.status).toBe(200);
+    expect(r.text).toContain('warnings');
+    const after = await metrics(on.base);
+    expect(after.zlake_scan_cache_streams).toBeGreaterThan(before.zlake_scan_cache_streams);
+    expect(after.zlake_scan_cache_bytes).toBeLessThanOrEqual(after.zlake_scan_cache_capacity_bytes);
+    const q = 'from f | count() by kind | sort kind';
+    const got = await run(on.base, q);
+    expect((await metrics(on.base)).zlake_scan_cache_misses_total).toBe(
+      before.zlake_scan_cache_misses_total,
+    );
+    expect(got).toEqual(await run(off.base, q.replace('from f', 'from p')));
+  });
 });
 
 test('with the cache off nothing is cached', async () => {
