@@ -62,26 +62,42 @@ export class CachedFrame {
     const n = vals.length;
     const offs = new Int32Array(n);
     const lens = new Int32Array(n);
-    const types: Type[] = [];
-    let typeIndex: Int32Array | null = null;
-    let last: Type | null = null;
-    let lastIdx = 0;
+    const ft = new FrameTypes(n);
     for (let i = 0; i < n; i++) {
       const v = vals[i];
       offs[i] = v.off - base;
       lens[i] = v.len;
-      if (v.type !== last) {
-        last = v.type;
-        lastIdx = types.indexOf(last);
-        if (lastIdx < 0) {
-          lastIdx = types.length;
-          types.push(last);
-          if (types.length === 2) typeIndex = new Int32Array(n);
-        }
-      }
-      if (typeIndex !== null) typeIndex[i] = lastIdx;
+      ft.set(i, v.type);
     }
-    return new CachedFrame(buf, types, typeIndex, offs, lens);
+    return new CachedFrame(buf, ft.types, ft.typeIndex, offs, lens);
+  }
+}
+
+/**
+ * Numbers the distinct types of a frame's n values in order of first use,
+ * as CachedFrame holds them: the index array appears with a second type.
+ */
+export class FrameTypes {
+  readonly types: Type[] = [];
+  typeIndex: Int32Array | null = null;
+  private last: Type | null = null;
+  private lastIdx = 0;
+
+  constructor(private readonly n: number) {}
+
+  /** Records that value i has type t. */
+  set(i: number, t: Type): void {
+    if (t !== this.last) {
+      this.last = t;
+      let idx = this.types.indexOf(t);
+      if (idx < 0) {
+        idx = this.types.length;
+        this.types.push(t);
+        if (idx === 1) this.typeIndex = new Int32Array(this.n);
+      }
+      this.lastIdx = idx;
+    }
+    if (this.typeIndex !== null) this.typeIndex[i] = this.lastIdx;
   }
 }
 

@@ -17,7 +17,14 @@ import { DEFAULT_FRAME_THRESHOLD } from '../formats/zng/frame';
 import { Type } from '../zed/types';
 import { Value } from '../zed/value';
 import { putUvarint, uvarintSize } from '../zed/zcode';
-import { CachedFrame, CachedStream, FRAME_OVERHEAD, ENTRY_OVERHEAD, ScanCache } from './cache';
+import {
+  CachedFrame,
+  CachedStream,
+  ENTRY_OVERHEAD,
+  FRAME_OVERHEAD,
+  FrameTypes,
+  ScanCache,
+} from './cache';
 
 /** Below this many bytes a body is moved byte by byte. */
 const SHORT_MOVE = 16;
@@ -123,10 +130,9 @@ export class StreamCacher {
     const buf = Buffer.allocUnsafe(size);
     const offs = new Int32Array(n);
     const lens = new Int32Array(n);
-    const types: Type[] = [];
-    let typeIndex: Int32Array | null = null;
+    const ft = new FrameTypes(n);
     let last: Type | null = null;
-    let lastIdx = 0;
+    let cached: Type | null = null;
     const ids = this.ids;
     // The run of bodies being gathered: its first value, its source buffer,
     // where its first body is in the source and in buf, and the source
@@ -141,15 +147,9 @@ export class StreamCacher {
       const v = vals[base + i];
       if (v.type !== last) {
         last = v.type;
-        const t = this.cacheType(last);
-        lastIdx = types.indexOf(t);
-        if (lastIdx < 0) {
-          lastIdx = types.length;
-          types.push(t);
-          if (types.length === 2) typeIndex = new Int32Array(n);
-        }
+        cached = this.cacheType(last);
       }
-      if (typeIndex !== null) typeIndex[i] = lastIdx;
+      ft.set(i, cached!);
       const id = ids[start + i];
       const len = v.len;
       o += id < 0x80 ? 1 : uvarintSize(id);
@@ -186,7 +186,7 @@ export class StreamCacher {
       if (tag < 0x80) buf[p] = tag;
       else putUvarint(buf, p, tag);
     }
-    return new CachedFrame(buf, types, typeIndex, offs, lens);
+    return new CachedFrame(buf, ft.types, ft.typeIndex, offs, lens);
   }
 
   /** Drops what was cached for object (pool/id): it was not written after all. */

@@ -18,31 +18,13 @@ import {
   TypeUnion,
 } from '../../zed/types';
 import { putUvarint } from '../../zed/zcode';
+import { TextBuffer } from '../textbuffer';
 import { TypeDef } from './frame';
 
-/** A growable byte buffer for frame payloads. */
-export class ByteBuf {
-  buf: Buffer;
-  len = 0;
-
+/** A growable byte buffer for frame payloads: a TextBuffer that also writes uvarints and counted names. */
+export class ByteBuf extends TextBuffer {
   constructor(initial = 1024) {
-    this.buf = Buffer.allocUnsafe(initial);
-  }
-
-  /** Ensures room for n more bytes. */
-  ensure(n: number): void {
-    const need = this.len + n;
-    if (need <= this.buf.length) return;
-    let size = this.buf.length * 2;
-    while (size < need) size *= 2;
-    const nb = Buffer.allocUnsafe(size);
-    this.buf.copy(nb, 0, 0, this.len);
-    this.buf = nb;
-  }
-
-  byte(b: number): void {
-    this.ensure(1);
-    this.buf[this.len++] = b;
+    super(initial);
   }
 
   uvarint(v: number): void {
@@ -52,10 +34,8 @@ export class ByteBuf {
 
   /** A counted UTF-8 string. */
   name(s: string): void {
-    const n = Buffer.byteLength(s, 'utf8');
-    this.uvarint(n);
-    this.ensure(n);
-    this.len += this.buf.write(s, this.len, 'utf8');
+    this.uvarint(Buffer.byteLength(s, 'utf8'));
+    this.utf8(s);
   }
 }
 

@@ -10,7 +10,6 @@
 // ZNG file, and at the end the runs (and what is left in memory) are
 // merged: an external merge sort, so inputs larger than memory complete.
 
-import { rm } from 'node:fs/promises';
 import { Value } from '../../../zed/value';
 import { Expr } from '../../expr/expr';
 import { QueryContext } from '../context';
@@ -21,6 +20,7 @@ import {
   BatchSource,
   FAN_IN,
   MemorySource,
+  mergeRuns,
   RunMerger,
   SpillDir,
   SpillFile,
@@ -147,31 +147,13 @@ export class Sort implements Operator {
     if (this.runs.length >= FAN_IN) await this.compactRuns();
   }
 
-  /**
-   * Merges the FAN_IN spilled runs into one run that takes their place
-   * (it holds the earliest values, so ties keep input order), deleting
-   * them: no more than FAN_IN + 1 spill files are open at once however
-   * many runs a small memory limit makes.
-   */
+  /** Merges the FAN_IN spilled runs into one that takes their place. */
   private async compactRuns(): Promise<void> {
     const runs = this.runs;
     this.runs = [];
-    const merger = new RunMerger(runs, Comparator.forSort(this.spec!));
-    try {
-      const f = await this.spill!.newFile();
-      this.runs.push(f);
-      for (;;) {
-        this.ctx.checkCancelled();
-        const batch = await merger.next(BATCH_SIZE);
-        if (batch.length === 0) break;
-        await f.write(batch);
-      }
-      await f.rewind();
-      this.compactions++;
-    } finally {
-      await merger.close();
-      for (const r of runs) await rm(r.path, { force: true });
-    }
+    const cmp = Comparator.forSort(this.spec!);
+    this.runs.push(await mergeRuns(this.ctx, this.spill!, runs, cmp, (m) => m.next(BATCH_SIZE)));
+    this.compactions++;
   }
 
   private async finish(): Promise<void> {

@@ -142,6 +142,43 @@ export class SpillFile implements BatchSource {
   }
 }
 
+/**
+ * Merges spilled runs, each sorted by cmp, into one new run and deletes
+ * them. `next` takes the merged values from the merger a batch at a time
+ * (an empty batch at the end), so callers may combine equal keys as they
+ * go. The new run holds the earliest values, so callers put it first in
+ * place of the runs and ties keep input order; merging FAN_IN runs at a
+ * time keeps at most FAN_IN + 1 spill files open.
+ */
+export async function mergeRuns(
+  ctx: QueryContext,
+  spill: SpillDir,
+  runs: SpillFile[],
+  cmp: Comparator,
+  next: (merger: RunMerger) => Promise<Value[]>,
+): Promise<SpillFile> {
+  const merger = new RunMerger(runs, cmp);
+  try {
+    const f = await spill.newFile();
+    try {
+      for (;;) {
+        ctx.checkCancelled();
+        const batch = await next(merger);
+        if (batch.length === 0) break;
+        await f.write(batch);
+      }
+      await f.rewind();
+    } catch (e) {
+      await f.close();
+      throw e;
+    }
+    return f;
+  } finally {
+    await merger.close();
+    for (const r of runs) await rm(r.path, { force: true });
+  }
+}
+
 /** Bytes charged per buffered value beyond its body (the Value object and its slot). */
 export const VALUE_OVERHEAD = 64;
 

@@ -18,7 +18,6 @@
 // first key), groups whose first key is below the largest seen so far are
 // complete: they are emitted after each input batch, sorted by that key.
 
-import { rm } from 'node:fs/promises';
 import { TypeContext } from '../../../zed/context';
 import { hashBytes } from '../../../zed/hash';
 import { fieldAt } from '../../../zed/record';
@@ -34,7 +33,7 @@ import { ValueArena } from '../arena';
 import { QueryContext } from '../context';
 import { BATCH_SIZE, Operator } from '../operator';
 import { Comparator, sortValues } from './sort-keys';
-import { FAN_IN, RunMerger, SpillDir, SpillFile } from './spill';
+import { FAN_IN, mergeRuns, RunMerger, SpillDir, SpillFile } from './spill';
 import { GroupTable, TypeVectors } from './summarize-table';
 
 /** `lhs:=expr` of a group-by key. */
@@ -644,34 +643,22 @@ export class Summarize implements Operator {
   }
 
   /**
-   * Merges the spilled runs, which are FAN_IN, into one run of merged
-   * partials that takes their place (first: it holds the earliest
-   * values), closing and deleting them, so that no more than FAN_IN + 1
-   * spill files are ever open at once however many runs a small memory
-   * limit makes.
+   * Merges the FAN_IN spilled runs into one run of merged partials that
+   * takes their place.
    */
   private async compactRuns(): Promise<void> {
     const runs = this.runs;
     this.runs = [];
-    const merger = new RunMerger(runs, this.partialCompare);
-    try {
-      const f = await this.spill!.newFile();
-      await merger.peek();
-      while (merger.head() !== null) {
-        this.ctx.checkCancelled();
-        const batch: Value[] = [];
-        while (batch.length < BATCH_SIZE && merger.head() !== null)
-          batch.push(await this.mergeGroup(merger, true));
-        this.arena.seal();
-        await f.write(batch);
-      }
-      await f.rewind();
-      this.runs.push(f);
-      this.compactions++;
-    } finally {
-      await merger.close();
-      for (const r of runs) await rm(r.path, { force: true });
-    }
+    const f = await mergeRuns(this.ctx, this.spill!, runs, this.partialCompare, async (m) => {
+      await m.peek();
+      const batch: Value[] = [];
+      while (batch.length < BATCH_SIZE && m.head() !== null)
+        batch.push(await this.mergeGroup(m, true));
+      this.arena.seal();
+      return batch;
+    });
+    this.runs.push(f);
+    this.compactions++;
   }
 
   private async finish(): Promise<void> {
