@@ -36,6 +36,48 @@ export class ArraySource implements Operator {
   }
 }
 
+/** A cursor over an operator's values, one at a time. */
+export class ValueCursor {
+  private batch: Value[] = [];
+  private pos = 0;
+  private eof = false;
+
+  constructor(readonly op: Operator) {}
+
+  /** The next value without consuming it, or null at the end. */
+  async peek(): Promise<Value | null> {
+    while (this.pos >= this.batch.length) {
+      if (this.eof) return null;
+      const b = await this.op.pull();
+      if (b === null) {
+        this.eof = true;
+        this.batch = [];
+        return null;
+      }
+      this.batch = b;
+      this.pos = 0;
+    }
+    return this.batch[this.pos];
+  }
+
+  /** Consumes the value peek() returned. */
+  advance(): void {
+    this.pos++;
+  }
+
+  /** The next value, consumed, or null at the end. */
+  async next(): Promise<Value | null> {
+    const v = await this.peek();
+    if (v !== null) this.pos++;
+    return v;
+  }
+
+  /** True when the values already pulled are all consumed (the next one needs a pull). */
+  get drained(): boolean {
+    return this.pos >= this.batch.length;
+  }
+}
+
 /** Pulls everything from an operator (tests, subqueries over small inputs). */
 export async function pullAll(op: Operator): Promise<Value[]> {
   const out: Value[] = [];

@@ -22,7 +22,7 @@ import { underValue } from '../../expr/path';
 import { RecordBuilder } from '../../expr/recordbuilder';
 import { ValueArena } from '../arena';
 import { QueryContext } from '../context';
-import { BATCH_SIZE, Operator } from '../operator';
+import { BATCH_SIZE, Operator, ValueCursor } from '../operator';
 import { KeyCopy } from './sort-keys';
 
 export type JoinStyle = 'inner' | 'left' | 'right' | 'anti';
@@ -37,42 +37,13 @@ export interface JoinOptions {
   assignments: { lhs: string[]; rhs: Expr }[];
 }
 
-/** A cursor over an operator's values. */
-class Peeker {
-  private batch: Value[] = [];
-  private pos = 0;
-  private eof = false;
-
-  constructor(readonly op: Operator) {}
-
-  /** The next value without consuming it, or null at the end. */
-  async peek(): Promise<Value | null> {
-    while (this.pos >= this.batch.length) {
-      if (this.eof) return null;
-      const b = await this.op.pull();
-      if (b === null) {
-        this.eof = true;
-        this.batch = [];
-        return null;
-      }
-      this.batch = b;
-      this.pos = 0;
-    }
-    return this.batch[this.pos];
-  }
-
-  advance(): void {
-    this.pos++;
-  }
-}
-
 function compareKeys(a: KeyCopy, b: Value): number {
   return compareValues(a.type, a.buf, 0, a.len, b.type, b.buf, b.off, b.len, false);
 }
 
 export class Join implements Operator {
-  private readonly left: Peeker;
-  private readonly right: Peeker;
+  private readonly left: ValueCursor;
+  private readonly right: ValueCursor;
   private readonly leftKey: Expr;
   private readonly rightKey: Expr;
   private readonly inner: boolean;
@@ -101,8 +72,8 @@ export class Join implements Operator {
       [left, right] = [right, left];
       [lk, rk] = [rk, lk];
     }
-    this.left = new Peeker(left);
-    this.right = new Peeker(right);
+    this.left = new ValueCursor(left);
+    this.right = new ValueCursor(right);
     this.leftKey = lk;
     this.rightKey = rk;
     this.inner = opts.style === 'inner';

@@ -21,7 +21,7 @@ import { Traversal } from '../../expr/traverse';
 import { Frame } from '../../expr/vars';
 import { ValueArena } from '../arena';
 import { QueryContext } from '../context';
-import { ArraySource, BATCH_SIZE, Operator } from '../operator';
+import { ArraySource, BATCH_SIZE, Operator, ValueCursor } from '../operator';
 
 export interface OverScope {
   /** Where the body's variables are read from. */
@@ -41,9 +41,7 @@ export interface OverOptions {
 export class Over implements Operator {
   private readonly arena = new ValueArena();
   private readonly trav: Traversal;
-  private batch: Value[] = [];
-  private pos = 0;
-  private eof = false;
+  private readonly input: ValueCursor;
   private closed = false;
   private sub: Operator | null = null;
 
@@ -53,6 +51,7 @@ export class Over implements Operator {
     private readonly opts: OverOptions,
   ) {
     this.trav = new Traversal(ctx.zctx);
+    this.input = new ValueCursor(parent);
   }
 
   async pull(): Promise<Value[] | null> {
@@ -66,27 +65,16 @@ export class Over implements Operator {
   }
 
   /** The next input value, or null at the end of input. */
-  private async nextInput(): Promise<Value | null> {
-    while (this.pos >= this.batch.length) {
-      if (this.eof) return null;
-      this.ctx.checkCancelled();
-      const b = await this.parent.pull();
-      if (b === null) {
-        this.eof = true;
-        this.batch = [];
-        return null;
-      }
-      this.batch = b;
-      this.pos = 0;
-    }
-    return this.batch[this.pos++];
+  private nextInput(): Promise<Value | null> {
+    this.ctx.checkCancelled();
+    return this.input.next();
   }
 
   private async pullPlain(): Promise<Value[] | null> {
     const out: Value[] = [];
     while (out.length < BATCH_SIZE) {
       // Stop at a batch boundary rather than wait for more input.
-      if (out.length > 0 && this.pos >= this.batch.length) break;
+      if (out.length > 0 && this.input.drained) break;
       const self = await this.nextInput();
       if (self === null) break;
       this.traverse(self, out);
