@@ -30,6 +30,12 @@ export interface ObjectStore {
   readonly location: string;
   /** Writes an object whole (replacing any object of the same key). */
   put(key: string, data: Buffer): Promise<void>;
+  /**
+   * Writes an object whole only if no object has the key (S3's
+   * `If-None-Match: *`). Resolves true when this call created it, false
+   * when the key already existed; of concurrent calls at most one wins.
+   */
+  putIfAbsent(key: string, data: Buffer): Promise<boolean>;
   /** Starts writing a large object in pieces. */
   create(key: string): Promise<ObjectWriter>;
   /** The whole object. Throws ObjectNotFoundError. */
@@ -48,5 +54,12 @@ export interface ObjectStore {
   delete(key: string): Promise<void>;
   /** Removes every object whose key begins with prefix. */
   deleteByPrefix(prefix: string): Promise<void>;
+  /**
+   * Ranged reads a scan may keep in flight on one object: 1 for a local
+   * disk, more where each read is a network round trip.
+   */
+  readonly readAhead: number;
+  /** Resolves when the store answers (readiness checks); throws otherwise. */
+  ping(): Promise<void>;
   close?(): Promise<void>;
 }
