@@ -2,8 +2,8 @@
 // reference's `zed serve` flags.
 
 import { createReadStream, promises as fs } from 'node:fs';
-import * as path from 'node:path';
-import { DEFAULT_CACHE_SIZE, Lake } from '../lake';
+import { isS3Location, localPath, openLake } from '../backend/open';
+import { DEFAULT_CACHE_SIZE } from '../lake';
 import { openLogSink, Logger, parseLogLevel } from '../service/log';
 import { isKnownFormat } from '../service/mime';
 import { Service, version } from '../service/server';
@@ -19,7 +19,20 @@ function defaultLake(): string {
 export async function serve(args: string[]): Promise<number> {
   const fs_ = new FlagSet('serve');
   const listen = fs_.string('l', 'localhost:9867', '[addr]:port to listen on');
-  const lakeDir = fs_.string('lake', defaultLake(), 'lake location (env ZED_LAKE)');
+  const lakeDir = fs_.string(
+    'lake',
+    defaultLake(),
+    'lake location: a directory, file://PATH or s3://bucket/prefix (env ZED_LAKE)',
+  );
+  const s3Endpoint = fs_.string('s3.endpoint', '', 'S3-speaking server URL (MinIO, ...)');
+  const s3Region = fs_.string('s3.region', '', 'S3 region (default: AWS_REGION)');
+  const redisUrl = fs_.string(
+    'redis',
+    '',
+    'coordinate replicas through Redis at redis://[:password@]host:port/db',
+  );
+  const redisPrefix = fs_.string('redis.prefix', 'zlake', "prefix of this lake's Redis keys");
+  const redisPassword = fs_.string('redis.password', '', 'Redis password (if not in the URL)');
   const portFile = fs_.string('portfile', '', 'write listen port to file');
   const defaultFmt = fs_.string('defaultfmt', 'zson', 'default response format');
   const cors = fs_.strings('cors.origin', 'CORS allowed origin (may be repeated)');
@@ -56,11 +69,19 @@ export async function serve(args: string[]): Promise<number> {
   const mode = logMode.value === 'append' ? 'append' : 'truncate';
   const logOut = openLogSink(logPath.value, mode);
   const log = new Logger(logOut.sink, parseLogLevel(logLevel.value));
-  const dir = path.resolve(lakeDir.value);
+  const location = isS3Location(lakeDir.value) ? lakeDir.value : localPath(lakeDir.value);
   if (!(cacheSize.value >= 0)) {
     throw new Error(`zlake serve: -cache.size must be a number of bytes: ${cacheSize.value}`);
   }
-  const lake = await Lake.openLocal(dir, { cacheSize: cacheSize.value });
+  const lake = await openLake({
+    lake: location,
+    s3Endpoint: s3Endpoint.value || undefined,
+    s3Region: s3Region.value || undefined,
+    redis: redisUrl.value || undefined,
+    redisPrefix: redisPrefix.value,
+    redisPassword: redisPassword.value || undefined,
+    cacheSize: cacheSize.value,
+  });
   const service = new Service({
     lake,
     defaultFormat: defaultFmt.value,
@@ -70,7 +91,12 @@ export async function serve(args: string[]): Promise<number> {
     processMetrics: true,
   });
   const addr = await service.listen(listen.value);
-  log.info('Started', { lake: dir, version: version(), port: addr.port });
+  log.info('Started', {
+    lake: location,
+    coordination: lake.coord.location,
+    version: version(),
+    port: addr.port,
+  });
   if (portFile.value) {
     // Written whole, then renamed, so a watcher never reads a partial file.
     const tmp = `${portFile.value}.${process.pid}.tmp`;

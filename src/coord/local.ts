@@ -1,36 +1,33 @@
-// In-process coordination for the embedded lake. Registers live in memory
-// and in a directory (one small file per register, named by a hash of its
-// key); a compare-and-swap writes the new value to a temporary file,
-// fsyncs it, renames it over the register's file and fsyncs the directory
-// before it is acknowledged, so branch heads survive a crash or restart.
-// Swaps of one register are serialised; different registers proceed in
-// parallel. Pub/sub delivers on a later turn of the event loop, so a slow
-// subscriber never holds up a publisher.
+// In-process coordination for the embedded lake: register groups in
+// memory and an event stream that keeps its latest events for resuming
+// subscribers. Nothing here is durable, exactly as with a Redis that runs
+// without persistence: the lake reloads each group from its journal in the
+// object store the first time it is used (src/lake/registers.ts), so the
+// embedded lake and replicas on Redis run the same protocol.
 //
-// One process owns the directory: a LOCK file records its pid, and opening
-// a directory that a live process holds fails.
+// One process owns a lake directory: a LOCK file in `dir` records its pid,
+// and opening a directory that a live process holds fails.
 
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { syncDir } from '../storage/fsutil';
-import { Coordinator } from './coord';
+import { Coordinator, GroupNotLoadedError, StreamEvent } from './coord';
+import { EventLog } from './eventlog';
 
-const REG_SUFFIX = '.reg';
-const TMP_PREFIX = '.tmp-';
 const LOCK = 'LOCK';
-
 const openDirs = new Set<string>();
 
 export class LocalCoordinator implements Coordinator {
-  private values = new Map<string, string>();
-  private queues = new Map<string, Promise<unknown>>();
-  private channels = new Map<string, Set<(m: string) => void>>();
+  readonly location: string;
+  private groups = new Map<string, Map<string, string>>();
+  private events = new EventLog();
   private closed = false;
 
-  private constructor(readonly dir: string) {}
+  private constructor(private dir: string | null) {
+    this.location = dir ? `local:${dir}` : 'memory';
+  }
 
-  /** Opens (creating if needed) the coordination state in dir. */
+  /** Coordination for the lake in dir, owned by this process until closed. */
   static async open(dir: string): Promise<LocalCoordinator> {
     const abs = path.resolve(dir);
     if (openDirs.has(abs))
@@ -38,146 +35,80 @@ export class LocalCoordinator implements Coordinator {
     await fs.mkdir(abs, { recursive: true });
     await takeLock(abs);
     openDirs.add(abs);
-    const c = new LocalCoordinator(abs);
-    try {
-      await c.load();
-    } catch (e) {
-      openDirs.delete(abs);
-      await fs.unlink(path.join(abs, LOCK)).catch(() => undefined);
-      throw e;
-    }
-    return c;
+    return new LocalCoordinator(abs);
   }
 
-  private async load(): Promise<void> {
-    for (const name of await fs.readdir(this.dir)) {
-      if (name.startsWith(TMP_PREFIX)) {
-        // A swap that crashed before its rename: never acknowledged.
-        await fs.unlink(path.join(this.dir, name)).catch(() => undefined);
-        continue;
-      }
-      if (!name.endsWith(REG_SUFFIX)) continue;
-      const text = await fs.readFile(path.join(this.dir, name), 'utf8');
-      let rec: { k: string; v: string };
-      try {
-        rec = JSON.parse(text);
-      } catch {
-        throw new Error(`corrupt coordination register ${path.join(this.dir, name)}`);
-      }
-      if (typeof rec.k !== 'string' || typeof rec.v !== 'string' || fileOf(rec.k) !== name) {
-        throw new Error(`corrupt coordination register ${path.join(this.dir, name)}`);
-      }
-      this.values.set(rec.k, rec.v);
-    }
+  /** Coordination owning no directory (tests, and several lakes sharing one). */
+  static memory(): LocalCoordinator {
+    return new LocalCoordinator(null);
   }
 
-  private check(): void {
+  private group(group: string): Map<string, string> {
     if (this.closed) throw new Error('coordinator is closed');
+    const g = this.groups.get(group);
+    if (!g) throw new GroupNotLoadedError(group);
+    return g;
   }
 
-  async get(key: string): Promise<string | null> {
-    this.check();
-    return this.values.get(key) ?? null;
+  async get(group: string, name: string): Promise<string | null> {
+    return this.group(group).get(name) ?? null;
   }
 
-  compareAndSwap(key: string, expected: string | null, next: string | null): Promise<boolean> {
-    this.check();
-    const prev = this.queues.get(key) ?? Promise.resolve();
-    const run = prev.then(() => this.swap(key, expected, next));
-    const tail = run.catch(() => undefined);
-    this.queues.set(key, tail);
-    void tail.then(() => {
-      if (this.queues.get(key) === tail) this.queues.delete(key);
-    });
-    return run;
+  async list(group: string): Promise<Map<string, string>> {
+    return new Map([...this.group(group)].sort((a, b) => (a[0] < b[0] ? -1 : 1)));
   }
 
-  private async swap(key: string, expected: string | null, next: string | null): Promise<boolean> {
-    this.check();
-    const cur = this.values.get(key) ?? null;
-    if (cur !== expected) return false;
-    if (cur === next) return true;
-    const file = path.join(this.dir, fileOf(key));
-    if (next === null) {
-      try {
-        await fs.unlink(file);
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-      }
-      await syncDir(this.dir);
-      this.values.delete(key);
-      return true;
-    }
-    const tmp = path.join(this.dir, TMP_PREFIX + randomBytes(8).toString('hex'));
-    const fh = await fs.open(tmp, 'wx');
-    try {
-      await fh.writeFile(JSON.stringify({ k: key, v: next }));
-      await fh.sync();
-    } finally {
-      await fh.close();
-    }
-    try {
-      await fs.rename(tmp, file);
-    } catch (e) {
-      await fs.unlink(tmp).catch(() => undefined);
-      throw e;
-    }
-    await syncDir(this.dir);
-    this.values.set(key, next);
+  async compareAndSwap(
+    group: string,
+    name: string,
+    expected: string | null,
+    next: string,
+    events?: string[],
+  ): Promise<boolean> {
+    const g = this.group(group);
+    if ((g.get(name) ?? null) !== expected) return false;
+    g.set(name, next);
+    for (const m of events ?? []) this.events.append(m);
     return true;
   }
 
-  async list(prefix: string): Promise<Map<string, string>> {
-    this.check();
-    const out = new Map<string, string>();
-    const keys = [...this.values.keys()].filter((k) => k.startsWith(prefix)).sort();
-    for (const k of keys) out.set(k, this.values.get(k)!);
-    return out;
+  async load(group: string, registers: Map<string, string>): Promise<void> {
+    if (this.closed) throw new Error('coordinator is closed');
+    if (!this.groups.has(group)) this.groups.set(group, new Map(registers));
   }
 
-  async publish(channel: string, message: string): Promise<void> {
-    this.check();
-    const subs = this.channels.get(channel);
-    if (!subs) return;
-    for (const handler of subs) {
-      setImmediate(() => {
-        try {
-          handler(message);
-        } catch {
-          // A subscriber's failure is its own business.
-        }
-      });
-    }
+  async dropGroup(group: string): Promise<void> {
+    this.groups.delete(group);
   }
 
-  subscribe(channel: string, handler: (message: string) => void): () => void {
-    this.check();
-    let subs = this.channels.get(channel);
-    if (!subs) {
-      subs = new Set();
-      this.channels.set(channel, subs);
-    }
-    // Wrap so the same function may subscribe twice and unsubscribe once.
-    const h = (m: string) => handler(m);
-    subs.add(h);
-    return () => {
-      subs!.delete(h);
-    };
+  /** Forgets every group, as a Redis FLUSHALL would (for tests of recovery). */
+  forgetAll(): void {
+    this.groups.clear();
+  }
+
+  async publish(message: string): Promise<void> {
+    if (this.closed) throw new Error('coordinator is closed');
+    this.events.append(message);
+  }
+
+  subscribe(handler: (e: StreamEvent) => void, after?: string): () => void {
+    if (this.closed) throw new Error('coordinator is closed');
+    return this.events.subscribe(handler, after);
+  }
+
+  async ping(): Promise<void> {
+    if (this.closed) throw new Error('coordinator is closed');
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
-    // Let acknowledged-to-be swaps finish before letting go of the directory.
-    await Promise.all([...this.queues.values()]);
     this.closed = true;
-    this.channels.clear();
-    openDirs.delete(this.dir);
-    await fs.unlink(path.join(this.dir, LOCK)).catch(() => undefined);
+    this.events.close();
+    if (this.dir) {
+      openDirs.delete(this.dir);
+      await fs.unlink(path.join(this.dir, LOCK)).catch(() => undefined);
+    }
   }
-}
-
-function fileOf(key: string): string {
-  return createHash('sha256').update(key, 'utf8').digest('hex') + REG_SUFFIX;
 }
 
 async function takeLock(dir: string): Promise<void> {
@@ -190,7 +121,7 @@ async function takeLock(dir: string): Promise<void> {
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
   }
-  const tmp = path.join(dir, TMP_PREFIX + randomBytes(8).toString('hex'));
+  const tmp = path.join(dir, '.tmp-' + randomBytes(8).toString('hex'));
   await fs.writeFile(tmp, String(process.pid));
   await fs.rename(tmp, lock);
 }

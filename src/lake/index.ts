@@ -23,7 +23,6 @@ export { DEFAULT_CACHE_SIZE, ScanCache } from './cache';
 export type { ScanCacheStats } from './cache';
 export type { ScanOptions, ScanStats } from './scan';
 export type { KeyRange } from './seekindex';
-export { EVENTS_CHANNEL } from './events';
 export type { LakeEvent } from './events';
 export {
   lakeMeta,

@@ -1,95 +1,49 @@
 // The lake: pools, branches and commits over an object store and a
-// coordinator. This is the library the HTTP service calls.
+// coordinator. This is the library the HTTP service calls; it composes the
+// lake's rooms and knows nothing of which backends run:
 //
-// State and where it lives:
-//   - coordination register `pools`: the pool catalog (JSON);
-//   - register `branch/<pool-id>/<name>`: a branch and its tip commit;
-//   - storage `<pool-id>/commits/<id>.zng`: immutable commit objects;
-//   - storage `<pool-id>/data/<id>.zng` and `<id>-seek.zng`: data objects.
+//   catalog.ts    the pool catalog (one durable register)
+//   branches.ts   the branches of a pool (a durable register each)
+//   registers.ts  durable registers: coordinator swap + journal in storage
+//   committer.ts  the commit protocol that moves a branch's tip
+//   changes.ts    load, delete, merge and revert
+//   vacuum.ts     removal of objects no branch needs
+//   scan.ts       reading a pool's values at a commit
 //
-// Every change to a branch is a new commit object whose parent is the tip
-// the writer read; it becomes visible only when a compare-and-swap moves
-// the branch register from that tip to the new commit. A writer that loses
-// the race rebuilds its commit on the new tip and tries again, so history
-// stays linear and nothing acknowledged is lost. Data and commit objects
-// are durable before the swap, so a crash at any point leaves either the
-// old tip or the whole new commit.
+// Storage layout (docs/architecture.md has the whole picture):
+//   catalog/<hex name>/<seq>                 catalog journal
+//   <pool-id>/branches/<hex branch>/<seq>    branch journals
+//   <pool-id>/commits/<id>.zng               immutable commit objects
+//   <pool-id>/data/<id>.zng, <id>-seek.zng   immutable data objects
 
-import { promises as fs } from 'node:fs';
-import * as path from 'node:path';
 import { Coordinator } from '../coord/coord';
-import { LocalCoordinator } from '../coord/local';
 import { ValueReader } from '../formats/io';
-import { LocalStore } from '../storage/local';
 import { isNotFound, ObjectStore } from '../storage/storage';
 import { TypeContext } from '../zed/context';
 import { decodeIntBig } from '../zed/primitive';
 import { ID } from '../zed/types';
 import { Value } from '../zed/value';
-import { Action, CommitObject, SNAPSHOT_INTERVAL } from './commit';
-import { CommitStore } from './commits';
-import {
-  BranchConfig,
-  decodeBranch,
-  decodeCatalog,
-  DEFAULT_SEEK_STRIDE,
-  DEFAULT_THRESHOLD,
-  encodeBranch,
-  encodeCatalog,
-  nowNs,
-  parseOrder,
-  PoolConfig,
-  SortKey,
-} from './config';
-import { conflict, invalid, isLakeError, LakeError, notFound } from './errors';
-import { EVENTS_CHANNEL, LakeEvent } from './events';
-import { Ksuid } from './ksuid';
-import { DataObject, dataKey, seekIndexKey, sortObjects } from './object';
-import { CommitInfo, SeekEntry } from './records';
+import { BranchRegistry } from './branches';
 import { DEFAULT_CACHE_SIZE, ScanCache } from './cache';
-import { PoolScan, ScanOptions } from './scan';
-import { decodeSeekIndex, KeyRange, overlaps } from './seekindex';
-import { mergeActions, revertActions, Snapshot } from './snapshot';
+import { PoolCatalog, PoolOptions } from './catalog';
+import { BranchChanges, CommitResult, DeleteWhereOptions, LoadResult } from './changes';
+import { CommitStore } from './commits';
+import { CommitHooks, CommitMessage, Committer, MAX_COMMIT_RETRIES } from './committer';
+import { BranchConfig, PoolConfig } from './config';
+import { invalid, LakeError, notFound } from './errors';
+import { LakeEvent, StreamedEvent } from './events';
+import { Ksuid } from './ksuid';
 import { LRU } from './lru';
-import { PoolWriter } from './writer';
+import { DataObject, seekIndexKey, sortObjects } from './object';
+import { CommitInfo, SeekEntry } from './records';
+import { Registers } from './registers';
+import { PoolScan, ScanOptions } from './scan';
+import { decodeSeekIndex } from './seekindex';
+import { Snapshot } from './snapshot';
+import { removeObjects, vacuumCandidates } from './vacuum';
 
-/** Attempts at moving a branch tip before a commit gives up. */
-export const MAX_COMMIT_RETRIES = 100;
-const MAX_MESSAGE_OBJECTS = 10;
-const CATALOG = 'pools';
-
-/** Who made a commit and why (the service takes it from the Zed-Commit header). */
-export interface CommitMessage {
-  author?: string;
-  /** The commit message; a description of the change when absent. */
-  message?: string;
-  /** Application metadata (any Zed value). */
-  meta?: Value;
-}
-
-export interface PoolOptions {
-  layout?: { order?: string; keys?: string[][] };
-  seekStride?: number;
-  threshold?: number;
-}
-
-export interface CommitResult {
-  commit: Ksuid;
-}
-
-export interface LoadResult extends CommitResult {
-  objects: DataObject[];
-  records: number;
-  /** Bytes of ZNG written. */
-  bytes: number;
-}
-
-export interface DeleteWhereOptions {
-  /** Context values are decoded in (the predicate's). */
-  ctx?: TypeContext;
-  /** Objects wholly outside this key range are not read. */
-  range?: KeyRange;
-}
+export { MAX_COMMIT_RETRIES };
+export type { CommitMessage, CommitResult, DeleteWhereOptions, LoadResult, PoolOptions };
 
 export interface PoolStats {
   /** Bytes of data objects. */
@@ -104,27 +58,23 @@ export interface LakeOptions {
    * scan cache); 0 turns the cache off. Default DEFAULT_CACHE_SIZE.
    */
   cacheSize?: number;
-}
-
-/** What a commit under construction contributes. */
-interface Built {
-  actions: Action[];
-  message: string;
-  mergeSource?: Ksuid;
-  /** Undo side effects of building when the commit is abandoned. */
-  discard?: () => Promise<void>;
+  /** Called as commits retry and give up (metrics). */
+  hooks?: CommitHooks;
 }
 
 export class Lake {
   /** Context the lake's metadata (object key ranges, commit meta) lives in. */
   readonly ctx = new TypeContext();
   readonly commits: CommitStore;
-  private seekIndexes = new LRU<string, SeekEntry[]>(8192);
   /** Decoded streams of data objects (see cache.ts). */
   readonly cache: ScanCache;
-  private branchQueues = new Map<string, Promise<unknown>>();
-  private catalogText: string | null = null;
-  private catalog: PoolConfig[] = [];
+  private registers: Registers;
+  private pools: PoolCatalog;
+  private branches: BranchRegistry;
+  private committer: Committer;
+  private changes: BranchChanges;
+  private seekIndexes = new LRU<string, SeekEntry[]>(8192);
+  private unsubscribe: () => void;
 
   constructor(
     readonly storage: ObjectStore,
@@ -135,172 +85,100 @@ export class Lake {
     const size = opts.cacheSize ?? DEFAULT_CACHE_SIZE;
     if (!(size >= 0)) throw invalid(`cache size must be a number of bytes: ${size}`);
     this.cache = new ScanCache(size);
-  }
-
-  /** The embedded lake in a local directory (created when missing). */
-  static async openLocal(dir: string, opts: LakeOptions = {}): Promise<Lake> {
-    await fs.mkdir(dir, { recursive: true });
-    const coord = await LocalCoordinator.open(path.join(dir, 'coord'));
-    return new Lake(new LocalStore(dir), coord, opts);
+    this.registers = new Registers(storage, coord);
+    this.branches = new BranchRegistry(this.registers, this.commits);
+    this.pools = new PoolCatalog(this.registers, this.branches);
+    this.committer = new Committer(this.registers, this.branches, this.commits, opts.hooks);
+    this.changes = new BranchChanges({
+      storage,
+      ctx: this.ctx,
+      cache: this.cache,
+      commits: this.commits,
+      committer: this.committer,
+      branches: this.branches,
+      scanObjects: (pool, objects, commit, o) => this.scanObjects(pool, objects, commit, o),
+    });
+    // Every replica hears every change, so each drops what it caches of
+    // objects that were deleted, vacuumed or dropped with their pool.
+    this.unsubscribe = coord.subscribe(({ message }) => this.forget(JSON.parse(message)));
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.branchQueues.values()].map((p) => p.catch(() => undefined)));
+    await this.committer.drain();
+    this.unsubscribe();
     await this.coord.close();
     await this.storage.close?.();
   }
 
   // ---- events ----
 
-  /** Calls handler with every event published by any replica. */
-  subscribe(handler: (e: LakeEvent) => void): () => void {
-    return this.coord.subscribe(EVENTS_CHANNEL, (m) => handler(JSON.parse(m) as LakeEvent));
+  /**
+   * Calls handler with every event of any replica, in the order the
+   * changes became visible; with `after` (an event ID), first with the
+   * retained events after it.
+   */
+  subscribe(handler: (e: LakeEvent, id: string) => void, after?: string): () => void {
+    return this.coord.subscribe(({ id, message }) => {
+      const e = JSON.parse(message) as StreamedEvent;
+      if (e.name !== 'objects-dropped') handler(e, id);
+    }, after);
   }
 
-  private async publish(e: LakeEvent): Promise<void> {
-    try {
-      await this.coord.publish(EVENTS_CHANNEL, JSON.stringify(e));
-    } catch {
-      // Events are advisory: a failed publish must not fail the operation.
+  private forget(e: StreamedEvent): void {
+    if (e.name === 'objects-dropped') {
+      for (const id of e.objects) {
+        this.cache.dropObject(`${e.pool_id}/${id}`);
+        this.seekIndexes.delete(`${e.pool_id}/${id}`);
+      }
+    } else if (e.name === 'pool-delete') {
+      const id = Ksuid.mustParse(e.pool_id);
+      this.commits.forgetPool(id);
+      this.seekIndexes.deletePrefix(`${id}/`);
+      this.cache.dropPool(id.toString());
     }
-  }
-
-  private async publishCommit(
-    pool: PoolConfig,
-    branch: string,
-    commit: Ksuid,
-    parent = '',
-  ): Promise<void> {
-    await this.publish({
-      name: 'branch-commit',
-      commit_id: commit.toString(),
-      pool_id: pool.id.toString(),
-      branch,
-      parent,
-    });
-    await this.publish({
-      name: 'pool-commit',
-      pool_id: pool.id.toString(),
-      commit_id: commit.toString(),
-    });
   }
 
   // ---- pools ----
 
-  private async readCatalog(): Promise<{ text: string | null; pools: PoolConfig[] }> {
-    const text = await this.coord.get(CATALOG);
-    if (text !== this.catalogText) {
-      this.catalog = decodeCatalog(text);
-      this.catalogText = text;
-    }
-    return { text, pools: this.catalog };
-  }
-
   /** Every pool, by name. */
-  async listPools(): Promise<PoolConfig[]> {
-    const { pools } = await this.readCatalog();
-    return [...pools].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  listPools(): Promise<PoolConfig[]> {
+    return this.pools.list();
   }
 
-  /**
-   * A pool by ID (either ID form) or name. As in the reference, a string
-   * that parses as an ID is taken as one.
-   */
-  async lookupPool(ref: string): Promise<PoolConfig> {
-    if (ref === '') throw invalid('no pool name given');
-    const id = Ksuid.parse(ref);
-    const { pools } = await this.readCatalog();
-    const p = id ? pools.find((x) => x.id.equals(id)) : pools.find((x) => x.name === ref);
-    if (!p) throw notFound(`${id ? id.toString() : ref}: pool not found`);
-    return p;
+  /** A pool by ID (either ID form) or name. */
+  lookupPool(ref: string): Promise<PoolConfig> {
+    return this.pools.lookup(ref);
   }
 
-  async createPool(
+  createPool(
     name: string,
     opts: PoolOptions = {},
   ): Promise<{ pool: PoolConfig; branch: BranchConfig }> {
-    if (name === 'HEAD') throw invalid(`pool cannot be named "HEAD"`);
-    if (name === '') throw invalid('pool name cannot be empty');
-    const layout = checkLayout(opts.layout);
-    const seekStride = opts.seekStride || DEFAULT_SEEK_STRIDE;
-    const threshold = opts.threshold || DEFAULT_THRESHOLD;
-    if (!(seekStride > 0) || !(threshold > 0))
-      throw invalid('seek stride and threshold must be positive');
-    const pool: PoolConfig = {
-      ts: nowNs(),
-      name,
-      id: Ksuid.generate(),
-      layout,
-      seekStride,
-      threshold,
-    };
-    const branch: BranchConfig = { ts: nowNs(), name: 'main', commit: Ksuid.nil };
-    // The main branch first: until the catalog names the pool it is unseen.
-    const bkey = branchKey(pool.id, 'main');
-    await this.coord.compareAndSwap(bkey, null, encodeBranch(branch));
-    for (;;) {
-      const { text, pools } = await this.readCatalog();
-      if (pools.some((p) => p.name === name)) {
-        await this.coord.compareAndSwap(bkey, encodeBranch(branch), null);
-        throw conflict(`${name}: pool already exists`);
-      }
-      if (await this.coord.compareAndSwap(CATALOG, text, encodeCatalog([...pools, pool]))) break;
-    }
-    await this.publish({ name: 'pool-new', pool_id: pool.id.toString() });
-    return { pool, branch };
+    return this.pools.create(name, opts);
   }
 
-  async renamePool(ref: string, newName: string): Promise<void> {
-    const { id } = await this.lookupPool(ref);
-    if (newName === '') throw invalid('pool name cannot be empty');
-    for (;;) {
-      const { text, pools } = await this.readCatalog();
-      const cur = pools.find((p) => p.id.equals(id));
-      if (!cur) throw notFound(`${id}: pool not found`);
-      if (pools.some((p) => p.name === newName)) throw conflict(`${newName}: pool already exists`);
-      const next = pools.map((p) => (p === cur ? { ...p, name: newName } : p));
-      if (await this.coord.compareAndSwap(CATALOG, text, encodeCatalog(next))) break;
-    }
-    await this.publish({ name: 'pool-update', pool_id: id.toString() });
+  renamePool(ref: string, newName: string): Promise<void> {
+    return this.pools.rename(ref, newName);
   }
 
   /** Removes a pool, its branches and all of its objects. */
   async deletePool(ref: string): Promise<void> {
-    const { id } = await this.lookupPool(ref);
-    for (;;) {
-      const { text, pools } = await this.readCatalog();
-      if (!pools.some((p) => p.id.equals(id))) throw notFound(`${id}: pool not found`);
-      const next = pools.filter((p) => !p.id.equals(id));
-      if (await this.coord.compareAndSwap(CATALOG, text, encodeCatalog(next))) break;
-    }
-    await this.publish({ name: 'pool-delete', pool_id: id.toString() });
+    const pool = await this.pools.remove(ref);
     // The pool is gone from the catalog; what follows is clean-up.
-    for (const [key, value] of await this.coord.list(`branch/${id}/`)) {
-      await this.coord.compareAndSwap(key, value, null);
-    }
-    await this.storage.deleteByPrefix(`${id}/`);
-    this.commits.forgetPool(id);
-    this.seekIndexes.deletePrefix(`${id}/`);
-    this.cache.dropPool(id.toString());
+    await this.branches.removeAll(pool);
+    await this.storage.deleteByPrefix(`${pool.id}/`);
+    this.forget({ name: 'pool-delete', pool_id: pool.id.toString() });
   }
 
   // ---- branches ----
 
   /** A pool's branches, by name. */
   async listBranches(poolRef: string | PoolConfig): Promise<BranchConfig[]> {
-    const pool = await this.pool(poolRef);
-    const prefix = `branch/${pool.id}/`;
-    const out: BranchConfig[] = [];
-    for (const [key, value] of await this.coord.list(prefix))
-      out.push(decodeBranch(key.slice(prefix.length), value));
-    return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return this.branches.list(await this.pool(poolRef));
   }
 
   async lookupBranch(poolRef: string | PoolConfig, name: string): Promise<BranchConfig> {
-    const pool = await this.pool(poolRef);
-    const text = await this.coord.get(branchKey(pool.id, name));
-    if (text === null) throw notFound(`${JSON.stringify(name)}: branch not found`);
-    return decodeBranch(name, text);
+    return this.branches.lookup(await this.pool(poolRef), name);
   }
 
   /** Creates a branch pointing at commit (which must be in the pool). */
@@ -309,107 +187,23 @@ export class Lake {
     name: string,
     commit: Ksuid,
   ): Promise<BranchConfig> {
-    const pool = await this.pool(poolRef);
-    if (name === '') throw invalid('branch name cannot be empty');
-    if (!commit.isNil) await this.commits.get(pool.id, commit);
-    const branch: BranchConfig = { ts: nowNs(), name, commit };
-    if (!(await this.coord.compareAndSwap(branchKey(pool.id, name), null, encodeBranch(branch)))) {
-      throw conflict(`${pool.name}/${name}: branch already exists`);
-    }
-    await this.publish({ name: 'branch-update', pool_id: pool.id.toString(), branch: name });
-    return branch;
+    return this.branches.create(await this.pool(poolRef), name, commit);
   }
 
   async deleteBranch(poolRef: string | PoolConfig, name: string): Promise<void> {
-    const pool = await this.pool(poolRef);
-    const key = branchKey(pool.id, name);
-    const text = await this.coord.get(key);
-    if (text === null) throw notFound(`${JSON.stringify(name)}: branch not found`);
-    if (!(await this.coord.compareAndSwap(key, text, null))) {
-      const b = decodeBranch(name, text);
-      throw conflict(
-        `${JSON.stringify(name)}: branch at commit ${b.commit} operated on during removal.. aborted`,
-      );
-    }
-    await this.publish({ name: 'branch-delete', pool_id: pool.id.toString(), branch: name });
+    return this.branches.remove(await this.pool(poolRef), name);
   }
 
   /** A commit ID (either form) or a branch name, as the branch's tip. */
   async resolveRevision(poolRef: string | PoolConfig, revision: string): Promise<Ksuid> {
-    const id = Ksuid.parse(revision);
-    if (id) return id;
-    return (await this.lookupBranch(poolRef, revision)).commit;
+    return this.branches.resolve(await this.pool(poolRef), revision);
   }
 
   private async pool(ref: string | PoolConfig): Promise<PoolConfig> {
-    return typeof ref === 'string' ? this.lookupPool(ref) : ref;
+    return typeof ref === 'string' ? this.pools.lookup(ref) : ref;
   }
 
-  // ---- committing ----
-
-  /** Runs fn with no other commit of this lake instance on the branch running. */
-  private serialize<T>(key: string, fn: () => Promise<T>): Promise<T> {
-    const prev = this.branchQueues.get(key) ?? Promise.resolve();
-    const run = prev.then(fn);
-    const tail = run.catch(() => undefined);
-    this.branchQueues.set(key, tail);
-    void tail.then(() => {
-      if (this.branchQueues.get(key) === tail) this.branchQueues.delete(key);
-    });
-    return run;
-  }
-
-  /**
-   * Builds a commit on the branch's tip and moves the tip to it, rebuilding
-   * on the new tip when another writer got there first.
-   */
-  private commit(
-    pool: PoolConfig,
-    branchName: string,
-    msg: CommitMessage,
-    build: (head: BranchConfig, snap: Snapshot, retries: number) => Promise<Built>,
-  ): Promise<CommitObject> {
-    return this.serialize(`${pool.id}/${branchName}`, async () => {
-      const key = branchKey(pool.id, branchName);
-      for (let retries = 0; retries < MAX_COMMIT_RETRIES; retries++) {
-        const text = await this.coord.get(key);
-        if (text === null) throw notFound(`${JSON.stringify(branchName)}: branch not found`);
-        const head = decodeBranch(branchName, text);
-        const snap = await this.commits.snapshot(pool.id, head.commit);
-        const built = await build(head, snap, retries);
-        const id = Ksuid.generate();
-        const embed = snap.distance + 1 >= SNAPSHOT_INTERVAL;
-        const next = snap.apply(built.actions, embed ? 0 : snap.distance + 1);
-        const info: CommitInfo = {
-          id,
-          parent: head.commit,
-          retries: Math.min(retries, 255),
-          author: msg.author ?? '',
-          date: nowNs(),
-          message: msg.message || built.message,
-          meta: msg.meta ?? Value.null(),
-        };
-        const obj = new CommitObject(
-          info,
-          built.actions,
-          embed ? next.list() : undefined,
-          built.mergeSource,
-        );
-        await this.commits.put(pool.id, obj);
-        if (await this.coord.compareAndSwap(key, text, encodeBranch({ ...head, commit: id }))) {
-          this.commits.remember(pool.id, id, next);
-          return obj;
-        }
-        // Lost the race: the commit object was never part of the branch.
-        await this.commits.remove(pool.id, id);
-        await built.discard?.();
-        await sleep(Math.random() * Math.min(50, 2 ** retries));
-      }
-      throw conflict(
-        `branch ${JSON.stringify(branchName)}: exceeded max update attempts (${MAX_COMMIT_RETRIES}) to branch tip: commit failed`,
-      );
-    });
-  }
+  // ---- changes ----
 
   /** Sorts, splits and stores the values and commits them to the branch. */
   async load(
@@ -418,32 +212,7 @@ export class Lake {
     reader: ValueReader,
     msg: CommitMessage = {},
   ): Promise<LoadResult> {
-    const pool = await this.pool(poolRef);
-    await this.lookupBranch(pool, branchName);
-    const w = new PoolWriter(this.storage, pool, this.ctx, this.cache);
-    let objects: DataObject[];
-    try {
-      for (let batch = await reader.read(); batch; batch = await reader.read())
-        await w.write(batch);
-      objects = await w.close();
-    } catch (e) {
-      await w.abort();
-      throw e;
-    }
-    if (objects.length === 0) throw invalid('empty transaction');
-    let commit: CommitObject;
-    try {
-      commit = await this.commit(pool, branchName, msg, async () => ({
-        actions: objects.map((object) => ({ kind: 'add', object })),
-        message: loadMessage(objects),
-      }));
-    } catch (e) {
-      // The commit certainly did not happen: the objects are garbage.
-      if (isLakeError(e)) await w.abort();
-      throw e;
-    }
-    await this.publishCommit(pool, branchName, commit.id);
-    return { commit: commit.id, objects, records: w.stats.records, bytes: w.stats.bytes };
+    return this.changes.load(await this.pool(poolRef), branchName, reader, msg);
   }
 
   /** Deletes whole objects from the branch (they stay for time travel until vacuumed). */
@@ -454,31 +223,11 @@ export class Lake {
     msg: CommitMessage = {},
   ): Promise<CommitResult> {
     const pool = await this.pool(poolRef);
-    const unique = [...new Map(ids.map((id) => [id.toString(), id])).values()];
-    if (unique.length === 0) throw invalid('empty transaction');
-    const commit = await this.commit(pool, branchName, msg, async (_head, snap) => {
-      const objects = unique.map((id) => {
-        const o = snap.get(id);
-        if (!o) throw notFound(`${id}: commit object not found`);
-        return o;
-      });
-      return {
-        actions: unique.map((id) => ({ kind: 'delete', id })),
-        message:
-          `deleted ${plural(objects.length, 'data object')}\n\n` +
-          listObjects(objects, MAX_MESSAGE_OBJECTS),
-      };
-    });
-    this.forgetObjects(pool, commit);
-    await this.publishCommit(pool, branchName, commit.id);
+    const commit = await this.changes.deleteObjects(pool, branchName, ids, msg);
     return { commit: commit.id };
   }
 
-  /**
-   * Deletes the values for which pred is true: every object holding such a
-   * value is deleted and the rest of its values are written to new objects,
-   * all in one commit. A delete that matches nothing is an error.
-   */
+  /** Deletes the values for which pred is true (see BranchChanges.deleteWhere). */
   async deleteWhere(
     poolRef: string | PoolConfig,
     branchName: string,
@@ -487,45 +236,7 @@ export class Lake {
     opts: DeleteWhereOptions = {},
   ): Promise<CommitResult> {
     const pool = await this.pool(poolRef);
-    const ctx = opts.ctx ?? new TypeContext();
-    const commit = await this.commit(pool, branchName, msg, async (head, snap) => {
-      const candidates = sortObjects(
-        snap.list().filter((o) => overlaps(o.min, o.max, opts.range)),
-        pool.layout.order,
-      );
-      const w = new PoolWriter(this.storage, pool, this.ctx, this.cache);
-      const deleted: DataObject[] = [];
-      try {
-        for (const o of candidates) {
-          const scan = this.scanObjects(pool, [o], head.commit, { ctx });
-          const kept: Value[][] = [];
-          let n = 0;
-          for (let batch = await scan.pull(); batch; batch = await scan.pull()) {
-            const keep = batch.filter((v) => !pred(v));
-            n += keep.length;
-            if (keep.length > 0) kept.push(keep);
-          }
-          if (n === o.count) continue;
-          deleted.push(o);
-          for (const batch of kept) await w.write(batch);
-        }
-        if (deleted.length === 0) throw invalid('empty transaction');
-        const added = await w.close();
-        return {
-          actions: [
-            ...deleted.map((o): Action => ({ kind: 'delete', id: o.id })),
-            ...added.map((object): Action => ({ kind: 'add', object })),
-          ],
-          message: deleteWhereMessage(deleted, added),
-          discard: () => w.abort(),
-        };
-      } catch (e) {
-        await w.abort();
-        throw e;
-      }
-    });
-    this.forgetObjects(pool, commit);
-    await this.publishCommit(pool, branchName, commit.id);
+    const commit = await this.changes.deleteWhere(pool, branchName, pred, msg, opts);
     return { commit: commit.id };
   }
 
@@ -536,73 +247,7 @@ export class Lake {
     parentName: string,
     msg: CommitMessage = {},
   ): Promise<CommitResult> {
-    const pool = await this.pool(poolRef);
-    const child = await this.lookupBranch(pool, childName);
-    await this.lookupBranch(pool, parentName);
-    if (childName === parentName) throw invalid('cannot merge branch into itself');
-    const commit = await this.commit(pool, parentName, msg, async (head, parentSnap) => {
-      const { base, parentDeleted } = await this.mergeBase(pool, head.commit, child.commit);
-      const baseSnap = await this.commits.snapshot(pool.id, base);
-      const childSnap = await this.commits.snapshot(pool.id, child.commit);
-      return {
-        actions: mergeActions(
-          baseSnap,
-          childSnap,
-          parentSnap,
-          parentDeleted,
-          childName,
-          parentName,
-        ),
-        message: `merged ${JSON.stringify(childName)} into ${JSON.stringify(parentName)}`,
-        mergeSource: child.commit,
-      };
-    });
-    await this.publishCommit(pool, childName, commit.id, parentName);
-    return { commit: commit.id };
-  }
-
-  /**
-   * Where two branches last met: a commit both descend from, either where
-   * they forked or where one was last merged into the other. Also the
-   * objects the parent deleted since then.
-   */
-  private async mergeBase(
-    pool: PoolConfig,
-    parentTip: Ksuid,
-    childTip: Ksuid,
-  ): Promise<{ base: Ksuid; parentDeleted: Set<string> }> {
-    const parentPath = await this.commits.path(pool.id, parentTip);
-    const childPath = await this.commits.path(pool.id, childTip);
-    const inChild = new Map(childPath.map((c) => [c.id.toString(), c]));
-    const parentIndex = new Map(parentPath.map((c, i) => [c.id.toString(), i]));
-    // Candidates: [base commit, its date, index on the parent path where the
-    // parent's own changes since the meeting begin].
-    const candidates: { base: Ksuid; date: bigint; cut: number }[] = [];
-    for (let i = 0; i < parentPath.length; i++) {
-      const p = parentPath[i];
-      const c = inChild.get(p.id.toString());
-      if (c) candidates.push({ base: p.id, date: p.info.date, cut: i });
-      if (p.mergeSource) {
-        const src = inChild.get(p.mergeSource.toString());
-        if (src) candidates.push({ base: src.id, date: src.info.date, cut: i });
-      }
-      if (c) break;
-    }
-    for (const c of childPath) {
-      if (!c.mergeSource) continue;
-      const i = parentIndex.get(c.mergeSource.toString());
-      if (i !== undefined)
-        candidates.push({ base: c.mergeSource, date: parentPath[i].info.date, cut: i });
-    }
-    let best: { base: Ksuid; date: bigint; cut: number } | undefined;
-    for (const c of candidates) if (!best || c.date > best.date) best = c;
-    const cut = best ? best.cut : parentPath.length;
-    const parentDeleted = new Set<string>();
-    for (let i = 0; i < cut; i++) {
-      for (const a of parentPath[i].actions)
-        if (a.kind === 'delete') parentDeleted.add(a.id.toString());
-    }
-    return { base: best ? best.base : Ksuid.nil, parentDeleted };
+    return this.changes.merge(await this.pool(poolRef), childName, parentName, msg);
   }
 
   /** Undoes a commit's changes on the branch with a new commit. */
@@ -612,24 +257,7 @@ export class Lake {
     commitId: Ksuid,
     msg: CommitMessage = {},
   ): Promise<CommitResult> {
-    const pool = await this.pool(poolRef);
-    await this.lookupBranch(pool, branchName);
-    const commit = await this.commit(pool, branchName, msg, async (_head, tip) => {
-      let target: CommitObject;
-      try {
-        target = await this.commits.get(pool.id, commitId);
-      } catch (e) {
-        if (isLakeError(e, 'notfound')) throw notFound(`commit not found: ${commitId}`);
-        throw e;
-      }
-      const before = await this.commits.snapshot(pool.id, target.parent);
-      return {
-        actions: revertActions(before, target.actions, tip),
-        message: `reverted commit ${commitId}`,
-      };
-    });
-    await this.publishCommit(pool, branchName, commit.id);
-    return { commit: commit.id };
+    return this.changes.revert(await this.pool(poolRef), branchName, commitId, msg);
   }
 
   /**
@@ -640,42 +268,14 @@ export class Lake {
   async vacuum(poolRef: string | PoolConfig, revision: string, dryrun: boolean): Promise<Ksuid[]> {
     const pool = await this.pool(poolRef);
     const leaf = await this.resolveRevision(pool, revision);
-    const keep = new Set<string>();
-    for (const o of (await this.commits.snapshot(pool.id, leaf)).list()) keep.add(o.id.toString());
-    for (const b of await this.listBranches(pool)) {
-      for (const o of (await this.commits.snapshot(pool.id, b.commit)).list())
-        keep.add(o.id.toString());
-    }
-    const candidates = new Map<string, Ksuid>();
-    for (const c of await this.commits.path(pool.id, leaf)) {
-      for (const a of c.actions) {
-        if (a.kind !== 'add') continue;
-        const id = a.object.id.toString();
-        if (!keep.has(id)) candidates.set(id, a.object.id);
-      }
-    }
-    const out: Ksuid[] = [];
-    for (const id of candidates.values()) {
-      const key = dataKey(pool.id, id);
-      if (!(await this.storage.exists(key))) continue;
-      if (!dryrun) {
-        await this.storage.delete(key);
-        await this.storage.delete(seekIndexKey(pool.id, id));
-        this.seekIndexes.delete(`${pool.id}/${id}`);
-        this.cache.dropObject(`${pool.id}/${id}`);
-      }
-      out.push(id);
-    }
-    return out;
-  }
-
-  /**
-   * Drops the cached streams of the objects a commit deletes: they stay in
-   * storage for time travel until vacuumed, but are unlikely to be read.
-   */
-  private forgetObjects(pool: PoolConfig, commit: CommitObject): void {
-    for (const a of commit.actions)
-      if (a.kind === 'delete') this.cache.dropObject(`${pool.id}/${a.id}`);
+    const ids = await vacuumCandidates(this.storage, this.commits, this.branches, pool, leaf);
+    if (dryrun || ids.length === 0) return ids;
+    // Every replica drops its cached streams first, then the objects go.
+    const dropped = { name: 'objects-dropped', pool_id: pool.id.toString() } as const;
+    await this.coord.publish(JSON.stringify({ ...dropped, objects: ids.map(String) }));
+    this.forget({ ...dropped, objects: ids.map(String) });
+    await removeObjects(this.storage, pool, ids);
+    return ids;
   }
 
   // ---- reading ----
@@ -771,66 +371,9 @@ export class Lake {
   }
 }
 
-function branchKey(pool: Ksuid, name: string): string {
-  return `branch/${pool}/${name}`;
-}
-
-function checkLayout(l: PoolOptions['layout']): SortKey {
-  const order = l?.order ? parseOrder(l.order) : 'asc';
-  const keys = l?.keys && l.keys.length > 0 ? l.keys : [['ts']];
-  for (const k of keys) {
-    if (!Array.isArray(k) || k.some((f) => typeof f !== 'string'))
-      throw invalid('pool keys must be arrays of field names');
-  }
-  return { order, keys };
-}
-
 function timeOf(v: Value): bigint | undefined {
   if (v.isNull || v.type.under.id !== ID.Time) return undefined;
   return decodeIntBig(v.buf, v.off, v.len);
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
-
-/** The reference's load message: the first objects, then "...". */
-function loadMessage(objects: DataObject[]): string {
-  let s = `loaded ${plural(objects.length, 'data object')}\n\n`;
-  for (let k = 0; k < objects.length; k++) {
-    s += `  ${objects[k]}\n`;
-    if (k >= MAX_MESSAGE_OBJECTS) {
-      s += '  ...\n';
-      break;
-    }
-  }
-  return s;
-}
-
-/** The reference's object list (which marks every object past the limit). */
-function listObjects(objects: DataObject[], max: number): string {
-  let s = '';
-  for (let k = 0; k < objects.length; k++) {
-    s += `  ${objects[k]}\n`;
-    if (k >= max) s += '  ...\n';
-  }
-  return s;
-}
-
-function deleteWhereMessage(deleted: DataObject[], added: DataObject[]): string {
-  let s =
-    `deleted ${plural(deleted.length, 'data object')}\n\n` +
-    listObjects(deleted, MAX_MESSAGE_OBJECTS);
-  if (added.length > 0) {
-    s +=
-      `\nadded ${plural(added.length, 'data object')}\n\n` +
-      listObjects(added, MAX_MESSAGE_OBJECTS - deleted.length);
-  }
-  return s;
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 export { LakeError };

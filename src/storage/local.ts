@@ -15,6 +15,8 @@ const WRITE_BUFFER = 1 << 20;
 
 export class LocalStore implements ObjectStore {
   readonly location: string;
+  /** A local disk reads ahead by itself; one read in flight keeps it busy. */
+  readonly readAhead = 1;
   private knownDirs = new Set<string>();
 
   constructor(readonly root: string) {
@@ -35,6 +37,37 @@ export class LocalStore implements ObjectStore {
       throw e;
     }
     await w.commit();
+  }
+
+  async putIfAbsent(key: string, data: Buffer): Promise<boolean> {
+    const final = this.pathOf(key);
+    const dir = path.dirname(final);
+    await this.ensureDir(dir);
+    const tmp = path.join(dir, TMP_PREFIX + randomBytes(8).toString('hex'));
+    try {
+      const fh = await fs.open(tmp, 'wx');
+      try {
+        await fh.writeFile(data);
+        await fh.sync();
+      } finally {
+        await fh.close();
+      }
+      // link() fails when the key exists: the atomic create-if-absent.
+      try {
+        await fs.link(tmp, final);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
+        throw e;
+      }
+    } finally {
+      await fs.unlink(tmp).catch(() => undefined);
+    }
+    await syncDir(dir);
+    return true;
+  }
+
+  async ping(): Promise<void> {
+    await fs.access(this.location);
   }
 
   async create(key: string): Promise<ObjectWriter> {

@@ -1,3 +1,4 @@
+import { openLake } from '../../src/backend/open';
 // The scan cache: eviction by bytes in least-recently-used order, scans served from it once warm
 // (same values, in the scanning query's type context), partly warm scans,
 // and entries dropped when objects are deleted, vacuumed or their pool
@@ -56,7 +57,7 @@ describe('scans through the cache', () => {
 
   async function open(cacheSize?: number): Promise<void> {
     dir = tmpDir();
-    lake = await Lake.openLocal(dir, cacheSize === undefined ? {} : { cacheSize });
+    lake = await openLake({ lake: dir, cacheSize });
   }
 
   afterEach(async () => {
@@ -213,7 +214,7 @@ describe('write-through: what the lake writes is cached', () => {
 
   async function open(cacheSize?: number): Promise<void> {
     dir = tmpDir();
-    lake = await Lake.openLocal(dir, cacheSize === undefined ? {} : { cacheSize });
+    lake = await openLake({ lake: dir, cacheSize });
   }
 
   afterEach(async () => {

@@ -140,7 +140,8 @@ describe('load', () => {
       },
     };
     await expect(lake.load('p', 'main', bad)).rejects.toThrow('bad input');
-    expect(await lake.storage.list(`${pool.id}/`)).toEqual([]);
+    expect(await lake.storage.list(`${pool.id}/data/`)).toEqual([]);
+    expect(await lake.storage.list(`${pool.id}/commits/`)).toEqual([]);
   });
 });
 

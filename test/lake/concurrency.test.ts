@@ -1,3 +1,4 @@
+import { openLake } from '../../src/backend/open';
 // Concurrent writers on one branch, in one lake instance and across
 // instances sharing storage and coordination (as replicas would): every
 // acknowledged commit is in the history, the history is one line, and the
@@ -35,7 +36,7 @@ async function checkHistory(lake: Lake, acked: Ksuid[], expectRecords: number[])
 }
 
 test('16 concurrent loads into one branch of one lake', async () => {
-  const lake = await Lake.openLocal(dir);
+  const lake = await openLake(dir);
   await lake.createPool('p', { layout: { keys: [['k']] } });
   const ctx = new TypeContext();
   const writers = 16;

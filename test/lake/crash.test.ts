@@ -1,3 +1,4 @@
+import { openLake } from '../../src/backend/open';
 // A loader killed with SIGKILL at arbitrary points: after a restart no
 // partial commit is visible and every acknowledged commit is there.
 
@@ -11,7 +12,7 @@ const SIZE = 2000;
 
 test('kill -9 during loads, restart, check', async () => {
   const dir = tmpDir();
-  let lake = await Lake.openLocal(dir);
+  let lake = await openLake(dir);
   await lake.createPool('p', { layout: { keys: [['k']] }, threshold: 30000, seekStride: 4000 });
   await lake.close();
 
@@ -37,7 +38,7 @@ test('kill -9 during loads, restart, check', async () => {
     await exited(child);
     next = Math.max(...acked.keys()) + 100;
 
-    lake = await Lake.openLocal(dir);
+    lake = await openLake(dir);
     const log = await lake.log('p', 'main');
     const ids = new Set(log.map((c) => c.id.toString()));
     for (const [l, commit] of acked) expect([l, ids.has(commit)]).toEqual([l, true]);

@@ -1,3 +1,4 @@
+import { openLake } from '../../src/backend/open';
 // Test helpers: records from plain objects, a compact text form of values,
 // readers over arrays, and temporary lakes.
 
@@ -158,7 +159,7 @@ export function testLake(): TestLake {
   const t = {} as TestLake;
   beforeEach(async () => {
     t.dir = tmpDir();
-    t.lake = await Lake.openLocal(t.dir);
+    t.lake = await openLake(t.dir);
     t.ctx = new TypeContext();
   });
   afterEach(async () => {
@@ -167,7 +168,7 @@ export function testLake(): TestLake {
   });
   t.reopen = async () => {
     await t.lake.close();
-    t.lake = await Lake.openLocal(t.dir);
+    t.lake = await openLake(t.dir);
     return t.lake;
   };
   return t;

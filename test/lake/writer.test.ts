@@ -1,3 +1,4 @@
+import { openLake } from '../../src/backend/open';
 // The pool writer's buffering: values a reader decoded next to each other
 // in one buffer (with their tags between them) are copied a run at a time,
 // which must split objects at exactly the values a copy of each value
@@ -34,7 +35,7 @@ async function loadAndRead(
   batch: number,
 ): Promise<{ text: string[]; objects: number[] }> {
   const dir = tmpDir();
-  const lake = await Lake.openLocal(dir, { cacheSize: 0 });
+  const lake = await openLake({ lake: dir, cacheSize: 0 });
   try {
     await lake.createPool('p', { layout: { keys: [['k']] }, threshold: 20000, seekStride: 3000 });
     await lake.load('p', 'main', arrayReader(vals, batch));

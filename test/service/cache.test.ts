@@ -1,3 +1,4 @@
+import { openLake } from '../../src/backend/open';
 // The scan cache through the service: a load fills it (write-through), so
 // the first query after it is served from the cache (as /metrics shows)
 // with the same answer and the same QueryStats as a server with the cache
@@ -20,7 +21,7 @@ interface Running {
 
 async function start(cacheSize?: number): Promise<Running> {
   const dir = mkdtempSync(path.join(tmpdir(), 'zlake-cache-'));
-  const lake = await Lake.openLocal(dir, cacheSize === undefined ? {} : { cacheSize });
+  const lake = await openLake({ lake: dir, cacheSize });
   const service = new Service({ lake });
   const addr = await service.listen('127.0.0.1:0');
   return {

@@ -1,3 +1,4 @@
+import { openLake } from '../../src/backend/open';
 // kill -9 of `zlake serve` during loads: after a restart every
 // acknowledged commit is there, nothing half-done is visible, and the lake
 // takes more loads.
@@ -113,7 +114,7 @@ test('kill -9 during loads loses no acknowledged commit and shows no partial one
     // Read the lake directly (the server holds it while it runs).
     const { Lake } = await import('../../src/lake');
     const { TypeContext } = await import('../../src/zed/context');
-    const l = await Lake.openLocal(lake);
+    const l = await openLake(lake);
     try {
       const log = await l.log('crash', 'main');
       const inLog = new Set(log.map((c) => c.id.toHex()));

@@ -1,6 +1,5 @@
 import * as http from 'node:http';
 import * as net from 'node:net';
-import { EVENTS_CHANNEL } from '../../src/lake';
 import {
   call,
   createPool,
@@ -178,7 +177,6 @@ describe('GET /events', () => {
     const pid = poolId;
     for (let i = 0; i < 2000; i++) {
       await t.lake.coord.publish(
-        EVENTS_CHANNEL,
         JSON.stringify({ name: 'branch-update', pool_id: pid, branch: `${big}${i}` }),
       );
       // Paced, with I/O turns between, as real activity is: a reading

@@ -1,3 +1,4 @@
+import { openLake } from '../../../src/backend/open';
 // Sources and sinks: from pools (branches, commits, meta-queries, several
 // sources, patterns), key-range pushdown into scans, load, file, get.
 
@@ -17,7 +18,7 @@ let lake: Lake;
 
 beforeEach(async () => {
   dir = tmpDir();
-  lake = await Lake.openLocal(dir);
+  lake = await openLake(dir);
 });
 
 afterEach(async () => {

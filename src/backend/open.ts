@@ -1,0 +1,81 @@
+// The one place that chooses backends from a lake's location:
+//
+//   a path or file://PATH   the lake directory (LocalStore)
+//   s3://bucket/prefix      S3 or an S3-speaking server (S3Store)
+//
+// and coordination on Redis with a Redis URL, else in this process. Nothing
+// else in zlake imports a concrete backend.
+
+import * as path from 'node:path';
+import { Coordinator } from '../coord/coord';
+import { LocalCoordinator } from '../coord/local';
+import { RedisCoordinator } from '../coord/redis';
+import { Lake, LakeOptions } from '../lake/lake';
+import { LocalStore } from '../storage/local';
+import { S3Store } from '../storage/s3';
+import { ObjectStore } from '../storage/storage';
+import { migrateLegacyRegisters } from './migrate';
+
+export interface BackendOptions {
+  /** Where the lake is: a directory, file://PATH or s3://bucket/prefix. */
+  lake: string;
+  /** S3-speaking server (MinIO, ...) instead of AWS S3. */
+  s3Endpoint?: string;
+  s3Region?: string;
+  /** redis://[:password@]host:port/db; none: coordination in this process. */
+  redis?: string;
+  redisPrefix?: string;
+  redisPassword?: string;
+}
+
+export interface OpenOptions extends BackendOptions, LakeOptions {
+  /** Wraps the backends (metrics and tracing decorators). */
+  wrapStorage?(s: ObjectStore, backend: string): ObjectStore;
+  wrapCoord?(c: Coordinator, backend: string): Coordinator;
+}
+
+/** True for a location served by S3. */
+export function isS3Location(lake: string): boolean {
+  return lake.startsWith('s3://');
+}
+
+/** The directory of a local lake location (file://PATH or PATH). */
+export function localPath(lake: string): string {
+  return path.resolve(lake.replace(/^file:\/\//, ''));
+}
+
+export async function openBackends(
+  o: BackendOptions,
+): Promise<{ storage: ObjectStore; coord: Coordinator }> {
+  let storage: ObjectStore;
+  let dir: string | null = null;
+  if (isS3Location(o.lake)) {
+    storage = new S3Store(o.lake, { endpoint: o.s3Endpoint || undefined, region: o.s3Region });
+  } else {
+    dir = localPath(o.lake);
+    storage = new LocalStore(dir);
+  }
+  let coord: Coordinator;
+  if (o.redis) {
+    coord = await RedisCoordinator.open(o.redis, {
+      prefix: o.redisPrefix,
+      password: o.redisPassword,
+    });
+  } else if (dir !== null) {
+    coord = await LocalCoordinator.open(path.join(dir, 'coord'));
+    await migrateLegacyRegisters(path.join(dir, 'coord'), storage);
+  } else {
+    coord = LocalCoordinator.memory();
+  }
+  return { storage, coord };
+}
+
+/** Opens the lake at a location with the backends it names. */
+export async function openLake(o: OpenOptions | string): Promise<Lake> {
+  const opts: OpenOptions = typeof o === 'string' ? { lake: o } : o;
+  const { storage, coord } = await openBackends(opts);
+  const s3 = isS3Location(opts.lake);
+  const s = opts.wrapStorage ? opts.wrapStorage(storage, s3 ? 's3' : 'local') : storage;
+  const c = opts.wrapCoord ? opts.wrapCoord(coord, opts.redis ? 'redis' : 'local') : coord;
+  return new Lake(s, c, { cacheSize: opts.cacheSize, hooks: opts.hooks });
+}

@@ -1,0 +1,49 @@
+// Vacuum: permanently removes the data objects that a revision's history
+// added and that neither the revision nor any branch's tip still has.
+// Those objects are reachable only by time travel to older commits, which
+// answer "vacuumed" afterwards.
+
+import { ObjectStore } from '../storage/storage';
+import { BranchRegistry } from './branches';
+import { CommitStore } from './commits';
+import { PoolConfig } from './config';
+import { Ksuid } from './ksuid';
+import { dataKey, seekIndexKey } from './object';
+
+export async function vacuumCandidates(
+  storage: ObjectStore,
+  commits: CommitStore,
+  branches: BranchRegistry,
+  pool: PoolConfig,
+  leaf: Ksuid,
+): Promise<Ksuid[]> {
+  const keep = new Set<string>();
+  for (const o of (await commits.snapshot(pool.id, leaf)).list()) keep.add(o.id.toString());
+  for (const b of await branches.list(pool)) {
+    for (const o of (await commits.snapshot(pool.id, b.commit)).list()) keep.add(o.id.toString());
+  }
+  const candidates = new Map<string, Ksuid>();
+  for (const c of await commits.path(pool.id, leaf)) {
+    for (const a of c.actions) {
+      if (a.kind !== 'add') continue;
+      const id = a.object.id.toString();
+      if (!keep.has(id)) candidates.set(id, a.object.id);
+    }
+  }
+  const out: Ksuid[] = [];
+  for (const id of candidates.values())
+    if (await storage.exists(dataKey(pool.id, id))) out.push(id);
+  return out;
+}
+
+/** Removes the objects' data and seek index. */
+export async function removeObjects(
+  storage: ObjectStore,
+  pool: PoolConfig,
+  ids: Ksuid[],
+): Promise<void> {
+  for (const id of ids) {
+    await storage.delete(dataKey(pool.id, id));
+    await storage.delete(seekIndexKey(pool.id, id));
+  }
+}
