@@ -1,10 +1,25 @@
-/** @type {import('jest').Config} */
-module.exports = {
+// Two projects: every test on the embedded backends, and the service
+// suite again with its lakes on S3 (s3rver behind the fault proxy) and a
+// real Redis (test/helpers/backend.ts).
+const common = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
-  testMatch: ['**/*.test.ts'],
   transform: {
     '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } } }],
   },
+};
+
+/** @type {import('jest').Config} */
+module.exports = {
   testTimeout: 60000,
+  projects: [
+    { ...common, displayName: 'embedded', testMatch: ['**/*.test.ts'] },
+    {
+      ...common,
+      displayName: 's3redis',
+      testMatch: ['**/test/service/*.test.ts'],
+      testPathIgnorePatterns: ['/crash\\.test\\.ts$', '/serve\\.test\\.ts$', '/cache\\.test\\.ts$'],
+      setupFiles: ['<rootDir>/test/helpers/s3redis-env.js'],
+    },
+  ],
 };

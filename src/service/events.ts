@@ -1,9 +1,10 @@
-// GET /events: server-sent events announcing lake changes.
+// GET /events: server-sent events announcing lake changes, made on any
+// replica, in the order they became visible. Each event goes to every
+// connected client, encoded in the client's format (ZSON unless Accept
+// says otherwise), as the reference writes them, with an `id:` line so a
+// client that reconnects with Last-Event-ID resumes after it:
 //
-// The service subscribes to the lake's events once and fans each out to
-// every connected client, encoded in the client's format (ZSON unless
-// Accept says otherwise), as the reference writes them:
-//
+//     id: 1764037000123-0
 //     event: branch-commit
 //     data: {commit_id:0x...(=KSUID),pool_id:0x...(KSUID),branch:"main",parent:""}(=EventBranchCommit)
 //
@@ -39,6 +40,7 @@ class Subscriber {
   /** Bytes handed to the socket that it has not yet flushed. */
   private backlog = 0;
   closed = false;
+  unsubscribe?: () => void;
 
   constructor(
     readonly res: Response,
@@ -69,8 +71,9 @@ class Subscriber {
 
 export class EventHub {
   private subs = new Set<Subscriber>();
-  private unsubscribe: (() => void) | null = null;
-  private chain: Promise<void> = Promise.resolve();
+  /** Deliveries under way (close waits for them). */
+  private chains = new Set<Promise<void>>();
+  private encoded = new Map<string, string>();
   private timer: NodeJS.Timeout | null = null;
   private keepAliveMs: number;
   private maxBacklog: number;
@@ -86,14 +89,6 @@ export class EventHub {
   }
 
   start(): void {
-    this.unsubscribe = this.lake.subscribe((e) => {
-      // Encoding is asynchronous; the chain keeps events in order.
-      this.chain = this.chain
-        .then(() => this.deliver(e))
-        .catch((err) => {
-          this.log.error('event delivery failed', { error: (err as Error).message });
-        });
-    });
     if (this.keepAliveMs > 0) {
       this.timer = setInterval(() => {
         for (const s of this.subs) s.send(': keep-alive\n\n');
@@ -106,23 +101,22 @@ export class EventHub {
     return this.subs.size;
   }
 
-  private async deliver(e: LakeEvent): Promise<void> {
-    if (this.subs.size === 0) return;
-    const { name, value } = eventValue(e);
-    const encoded = new Map<string, string>();
-    for (const s of [...this.subs]) {
-      let chunk = encoded.get(s.format);
-      if (chunk === undefined) {
-        const text = (await encodeValues(s.format, [value])).toString('utf8').replace(/\n$/, '');
-        const data = text
-          .split('\n')
-          .map((l) => `data: ${l}\n`)
-          .join('');
-        chunk = `event: ${name}\n${data}\n\n`;
-        encoded.set(s.format, chunk);
-      }
-      if (s.send(chunk)) this.metrics.eventsSent.inc();
+  /** The SSE chunk for an event in a format (shared by the clients asking for it). */
+  private async encode(e: LakeEvent, id: string, format: string): Promise<string> {
+    const key = `${id}\0${format}`;
+    let chunk = this.encoded.get(key);
+    if (chunk === undefined) {
+      const { name, value } = eventValue(e);
+      const text = (await encodeValues(format, [value])).toString('utf8').replace(/\n$/, '');
+      const data = text
+        .split('\n')
+        .map((l) => `data: ${l}\n`)
+        .join('');
+      chunk = `id: ${id}\nevent: ${name}\n${data}\n\n`;
+      if (this.encoded.size >= 1024) this.encoded.clear();
+      this.encoded.set(key, chunk);
     }
+    return chunk;
   }
 
   /** Serves GET /events for one client until it goes away. */
@@ -141,9 +135,32 @@ export class EventHub {
     const sub = new Subscriber(res, format, this.maxBacklog, (s) => this.drop(s));
     this.subs.add(sub);
     this.metrics.eventSubscribers.set(this.subs.size);
+    // Each client follows the lake's event stream from where it is, or,
+    // reconnecting with Last-Event-ID, from just after the last event it
+    // saw (as far as the stream still holds). Encoding is asynchronous;
+    // the chain keeps the client's events in order.
+    const last = req.headers['last-event-id'];
+    let chain: Promise<void> = Promise.resolve();
+    sub.unsubscribe = this.lake.subscribe(
+      (e, id) => {
+        chain = chain
+          .then(async () => {
+            if (sub.closed) return;
+            if (sub.send(await this.encode(e, id, format))) this.metrics.eventsSent.inc();
+          })
+          .catch((err) => {
+            this.log.error('event delivery failed', { error: (err as Error).message });
+          });
+        this.chains.add(chain);
+        const mine = chain;
+        void mine.then(() => this.chains.delete(mine));
+      },
+      typeof last === 'string' && last !== '' ? last : undefined,
+    );
     const done = () => {
       if (sub.closed) return;
       sub.closed = true;
+      sub.unsubscribe?.();
       this.subs.delete(sub);
       this.metrics.eventSubscribers.set(this.subs.size);
     };
@@ -153,6 +170,7 @@ export class EventHub {
   private drop(s: Subscriber): void {
     if (s.closed) return;
     s.closed = true;
+    s.unsubscribe?.();
     this.subs.delete(s);
     this.metrics.eventSubscribers.set(this.subs.size);
     this.metrics.eventSubscribersDropped.inc();
@@ -163,9 +181,8 @@ export class EventHub {
   /** Ends every stream and stops listening. */
   async close(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
-    this.unsubscribe?.();
-    this.unsubscribe = null;
-    await this.chain;
+    for (const s of [...this.subs]) s.unsubscribe?.();
+    await Promise.all([...this.chains]);
     for (const s of [...this.subs]) {
       s.closed = true;
       s.res.end();

@@ -1,4 +1,5 @@
 import { openLake } from '../../src/backend/open';
+import { testLakeOptions } from '../helpers/backend';
 // Test helpers: a real lake service on a loopback port (in this process,
 // or as a `zlake serve` child process), and running zlake commands (in
 // this process with captured streams, or as child processes).
@@ -27,7 +28,7 @@ export function tempDir(prefix: string): string {
 /** A service over a new lake, in this process. */
 export async function serveInProcess(): Promise<Served> {
   const dir = tempDir('zlake-client-lake-');
-  const lake = await openLake(dir);
+  const lake = await openLake(await testLakeOptions(dir));
   const service = new Service({ lake });
   const addr = await service.listen('127.0.0.1:0');
   return {

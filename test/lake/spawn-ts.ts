@@ -24,6 +24,8 @@ require(file);
 export function spawnTs(file: string, args: string[]): ChildProcessByStdio<null, Readable, null> {
   return spawn(process.execPath, ['-e', bootstrap, file, ...args], {
     cwd: process.cwd(),
+    // Explicitly: jest gives each test file its own copy of process.env.
+    env: process.env,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
 }

@@ -9,6 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { spawnTs } from '../lake/spawn-ts';
+import { serveLakeArgs } from '../helpers/backend';
 import { sleep } from './helpers';
 
 const SHARED = path.resolve(__dirname, '../../../shared/conformance');
@@ -44,8 +45,7 @@ maybe(
       server = spawnTs(path.join(__dirname, 'serve-child.ts'), [
         '-l',
         '127.0.0.1:0',
-        '-lake',
-        path.join(dir, 'lake'),
+        ...(await serveLakeArgs(path.join(dir, 'lake'))),
         '-portfile',
         portfile,
         '-log.level',

@@ -1,4 +1,5 @@
 import { openLake } from '../../src/backend/open';
+import { testLakeOptions } from '../helpers/backend';
 // Test helpers: a service over a temporary lake on a loopback port, and
 // plain HTTP requests against it.
 
@@ -19,7 +20,7 @@ export interface TestService {
 
 export async function startService(opts: Partial<ServiceOptions> = {}): Promise<TestService> {
   const dir = mkdtempSync(path.join(tmpdir(), 'zlake-service-'));
-  const lake = await openLake(dir);
+  const lake = await openLake(await testLakeOptions(dir));
   const service = new Service({ lake, ...opts });
   const addr = await service.listen('127.0.0.1:0');
   return {
