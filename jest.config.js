@@ -19,7 +19,7 @@ module.exports = {
       displayName: 's3redis',
       testMatch: ['**/test/service/*.test.ts'],
       testPathIgnorePatterns: ['/crash\\.test\\.ts$', '/serve\\.test\\.ts$', '/cache\\.test\\.ts$'],
-      setupFiles: ['<rootDir>/test/helpers/s3redis-env.js'],
+      setupFiles: ['<rootDir>/test/helpers/s3redis-env.ts'],
     },
   ],
 };
