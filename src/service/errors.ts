@@ -9,6 +9,7 @@
 
 import { DetectionError } from '../formats/detect';
 import { FormatError } from '../formats/io';
+import { isUnavailable } from '../backend/retry';
 import { isLakeError, kindText, LakeError, LakeErrorKind } from '../lake/errors';
 import { ParseError } from '../query/parser/error';
 import { QueryCancelled } from '../query/runtime/context';
@@ -89,6 +90,10 @@ export function errorResponse(e: unknown): { status: number; body: ErrorBody } {
   }
   if (isNotFound(err)) {
     return { status: 404, body: { type: 'Error', kind: kindText.notfound, error: err.message } };
+  }
+  if (isUnavailable(err)) {
+    // S3 or Redis failed past its retries: try again later, nothing changed.
+    return { status: 503, body: { type: 'Error', kind: 'unavailable', error: err.message } };
   }
   return { status: 500, body: { type: 'Error', kind: '', error: err.message } };
 }
