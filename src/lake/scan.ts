@@ -568,16 +568,19 @@ const UNEXPECTED_EOF = 'unexpected EOF';
 
 /**
  * The bytes of an object up to `end`, fetched a chunk at a time with the
- * next chunk prefetched while one is decoded. Reading jumps forward when
- * the cache serves the streams in between.
+ * next chunks prefetched while one is decoded: as many in flight as the
+ * store's readAhead (one for a local disk; several for S3, where each
+ * ranged GET is a round trip). Reading jumps forward when the cache serves
+ * the streams in between.
  */
 class RangeSource {
   /** Fetched bytes; buf[0] is at object offset start. */
   buf: Buffer = EMPTY;
   start = 0;
-  /** Object offset the pending (or next) fetch starts at. */
+  /** Object offset the next fetch starts at. */
   private next = -1;
-  private pending: Promise<Buffer> | null = null;
+  /** Fetches under way, in object order. */
+  private pending: Promise<Buffer>[] = [];
 
   constructor(
     private storage: ObjectStore,
@@ -598,6 +601,17 @@ class RangeSource {
     return p;
   }
 
+  /** The next chunk in order, keeping the read-ahead window full. */
+  private take(): Promise<Buffer> | null {
+    const depth = Math.max(1, this.storage.readAhead);
+    while (this.pending.length < depth + 1) {
+      const p = this.fetch();
+      if (p === null) break;
+      this.pending.push(p);
+    }
+    return this.pending.shift() ?? null;
+  }
+
   /**
    * Makes the n bytes from object offset pos available in buf (from
    * pos - start); false when the object ends first.
@@ -612,14 +626,13 @@ class RangeSource {
       got = have;
     } else if (pos !== this.start + this.buf.length || this.next < 0) {
       // Not contiguous with what was fetched: start fetching at pos.
-      this.pending = null;
+      this.pending = [];
       this.next = pos;
     }
     while (got < n) {
-      const p = this.pending ?? this.fetch();
+      const p = this.take();
       if (p === null) break;
       const chunk = await p;
-      this.pending = this.fetch();
       if (chunk.length === 0) break;
       parts.push(chunk);
       got += chunk.length;
