@@ -4,7 +4,10 @@
 // balances exactly those replicas and streams; the image runs `zlake
 // serve` as a non-root user.
 
-import { isServeEnv, parseYaml, readRepoFile, run, serveFlags, tool } from './tools';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { isServeEnv, onPath, parseYaml, readRepoFile, run, serveFlags, tool } from './tools';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Obj = Record<string, any>;
@@ -135,6 +138,33 @@ describe('deploy/nginx/nginx.conf', () => {
     expect(Number(timeout?.[1])).toBeGreaterThanOrEqual(1);
     // A proxy_set_header in a location would drop the server's headers.
     expect(events).not.toMatch(/proxy_set_header/);
+  });
+
+  // nginx itself, when installed (Debian's nginx-light): the replicas'
+  // names become a loopback address, `resolve` (nginx 1.27.3+, the
+  // image's version) is dropped for older nginx, and logs go to a file.
+  const nginx = onPath('nginx');
+  (nginx ? test : test.skip)('nginx -t accepts it', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'zlake-nginx-'));
+    try {
+      const local = readRepoFile('deploy/nginx/nginx.conf')
+        .replace(/zlake\d:9867 resolve/g, '127.0.0.1:9867')
+        .replace('resolver 127.0.0.11', 'resolver 127.0.0.1')
+        .replace(/\/tmp\/nginx\.pid/, path.join(dir, 'nginx.pid'))
+        .replace(/\/dev\/std(out|err)/g, path.join(dir, 'log'));
+      writeFileSync(path.join(dir, 'nginx.conf'), local);
+      const r = run(nginx!, [
+        '-t',
+        '-c',
+        path.join(dir, 'nginx.conf'),
+        '-g',
+        `error_log ${dir}/error.log;`,
+      ]);
+      expect(r.stderr).toMatch(/test is successful/);
+      expect(r.status).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

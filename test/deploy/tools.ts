@@ -9,7 +9,7 @@ import * as path from 'node:path';
 export const repoRoot = path.resolve(__dirname, '..', '..');
 export const chartDir = path.join(repoRoot, 'helm', 'zlake');
 
-function onPath(name: string): string | undefined {
+export function onPath(name: string): string | undefined {
   for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
     if (dir && existsSync(path.join(dir, name))) return path.join(dir, name);
   }
