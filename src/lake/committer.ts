@@ -57,6 +57,8 @@ export type Build = (head: BranchConfig, snap: Snapshot, retries: number) => Pro
 
 export class Committer {
   private queues = new Map<string, Promise<unknown>>();
+  /** Commits under way (close waits for them). */
+  private running = new Set<Promise<unknown>>();
 
   constructor(
     private registers: Registers,
@@ -68,7 +70,9 @@ export class Committer {
   /**
    * Builds a commit on the branch's tip and moves the tip to it, rebuilding
    * on the new tip when another writer got there first. Commits of one
-   * branch from this process go one at a time (they would only race).
+   * branch from this process go one at a time (they would only race),
+   * though the next may start once the coordinator has taken this one:
+   * its build overlaps this one's journal write.
    */
   commit(
     pool: PoolConfig,
@@ -76,12 +80,12 @@ export class Committer {
     msg: CommitMessage,
     build: Build,
   ): Promise<CommitObject> {
-    return this.serialize(`${pool.id}/${branchName}`, () =>
+    return this.serialize(`${pool.id}/${branchName}`, (release) =>
       tracer.startActiveSpan('lake.commit', async (span) => {
         span.setAttribute('zlake.pool', pool.name);
         span.setAttribute('zlake.branch', branchName);
         try {
-          const c = await this.attempt(pool, branchName, msg, build);
+          const c = await this.attempt(pool, branchName, msg, build, release);
           span.setAttribute('zlake.commit', c.id.toString());
           span.setAttribute('zlake.commit.retries', c.info.retries);
           return c;
@@ -97,6 +101,7 @@ export class Committer {
     branchName: string,
     msg: CommitMessage,
     build: Build,
+    swapped: () => void,
   ): Promise<CommitObject> {
     for (let retries = 0; retries < MAX_COMMIT_RETRIES; retries++) {
       if (retries > 0) this.hooks.commitRetry?.();
@@ -130,6 +135,7 @@ export class Committer {
         version,
         tip,
         events,
+        swapped,
       );
       if (result === 'swapped') {
         this.commits.remember(pool.id, id, next);
@@ -148,10 +154,16 @@ export class Committer {
     );
   }
 
-  private serialize<T>(key: string, fn: () => Promise<T>): Promise<T> {
+  /** Runs fn after the previous fn of key has ended or called its release. */
+  private serialize<T>(key: string, fn: (release: () => void) => Promise<T>): Promise<T> {
     const prev = this.queues.get(key) ?? Promise.resolve();
-    const run = prev.then(fn);
-    const tail = run.catch(() => undefined);
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    const run = prev.then(() => fn(release));
+    const settled = run.catch(() => undefined);
+    this.running.add(settled);
+    void settled.then(() => this.running.delete(settled));
+    const tail = Promise.race([settled, released]);
     this.queues.set(key, tail);
     void tail.then(() => {
       if (this.queues.get(key) === tail) this.queues.delete(key);
@@ -161,7 +173,7 @@ export class Committer {
 
   /** Resolves when the commits under way have finished. */
   async drain(): Promise<void> {
-    await Promise.all([...this.queues.values()]);
+    await Promise.all([...this.running]);
   }
 }
 

@@ -68,6 +68,8 @@ export function journalKey(group: string, name: string, seq: number): string {
 export class Registers {
   /** Versions known to be in the journal (so building on them needs no read). */
   private journaled = new Map<string, string>();
+  /** Journal writes under way, by register and version text. */
+  private journaling = new Map<string, Promise<boolean>>();
   private recovering = new Map<string, Promise<void>>();
 
   constructor(
@@ -103,12 +105,13 @@ export class Registers {
     expected: Version,
     next: string | null,
     events?: string[],
+    onSwapped?: () => void,
   ): Promise<SwapResult> {
     return tracer.startActiveSpan('registers.swap', async (span) => {
       span.setAttribute('zlake.register', `${group}/${name}`);
       span.setAttribute('zlake.register.seq', expected.seq + 1);
       try {
-        return await this.swapVersion(group, name, expected, next, events);
+        return await this.swapVersion(group, name, expected, next, events, onSwapped);
       } finally {
         span.end();
       }
@@ -120,7 +123,8 @@ export class Registers {
     name: string,
     expected: Version,
     next: string | null,
-    events?: string[],
+    events: string[] | undefined,
+    onSwapped: (() => void) | undefined,
   ): Promise<SwapResult> {
     // 1. Build only on a journaled version: a version the coordinator got
     // from a writer that died, or that lost in the journal after the
@@ -138,15 +142,15 @@ export class Registers {
     }
     if (!swapped) return 'lost';
     // 3. The journal decides: the version is ours only if we created it or
-    // someone (a writer building on it) wrote exactly it for us.
-    const key = journalKey(group, name, expected.seq + 1);
-    if (!(await this.store.putIfAbsent(key, Buffer.from(raw)))) {
-      if ((await this.store.get(key)).toString('utf8') !== raw) {
-        await this.resync(group, name);
-        return 'overruled';
-      }
+    // someone (a writer building on it) wrote exactly it for us. A writer
+    // of this process building on it meanwhile waits for this write
+    // (ensureJournaled) rather than racing it.
+    const written = this.journal(group, name, expected.seq + 1, raw);
+    onSwapped?.();
+    if (!(await written)) {
+      await this.resync(group, name);
+      return 'overruled';
     }
-    this.journaled.set(`${group}\0${name}`, raw);
     // 4. If the coordinator forgot its state since step 2, it may hold an
     // older version; bring it forward so readers see what we acknowledge.
     await this.advance(group, name, decodeVersion(raw));
@@ -156,16 +160,32 @@ export class Registers {
   /** True when the journal holds v (writing it there if nobody has). */
   private async ensureJournaled(group: string, name: string, v: Version): Promise<boolean> {
     if (v.raw === null) return true;
+    if (this.journaled.get(`${group}\0${name}`) === v.raw) return true;
+    if (await this.journal(group, name, v.seq, v.raw)) return true;
+    await this.resync(group, name);
+    return false;
+  }
+
+  /**
+   * Creates version seq's journal entry with raw unless it exists: true
+   * when the journal then holds raw, false when it holds another version.
+   */
+  private journal(group: string, name: string, seq: number, raw: string): Promise<boolean> {
     const ck = `${group}\0${name}`;
-    if (this.journaled.get(ck) === v.raw) return true;
-    const key = journalKey(group, name, v.seq);
-    const created = await this.store.putIfAbsent(key, Buffer.from(v.raw));
-    if (!created && (await this.store.get(key)).toString('utf8') !== v.raw) {
-      await this.resync(group, name);
-      return false;
+    const wk = `${ck}\0${raw}`;
+    let p = this.journaling.get(wk);
+    if (!p) {
+      p = (async () => {
+        const key = journalKey(group, name, seq);
+        const ok =
+          (await this.store.putIfAbsent(key, Buffer.from(raw))) ||
+          (await this.store.get(key)).toString('utf8') === raw;
+        if (ok) this.journaled.set(ck, raw);
+        return ok;
+      })().finally(() => this.journaling.delete(wk));
+      this.journaling.set(wk, p);
     }
-    this.journaled.set(ck, v.raw);
-    return true;
+    return p;
   }
 
   /** Makes the coordinator hold at least version v (which is journaled). */

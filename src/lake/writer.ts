@@ -411,12 +411,15 @@ async function writeData(
       });
     }
     await zw.close();
-    await out.commit();
+    // The object and its seek index go to storage together (one round
+    // trip, not two, on S3); neither is reachable before a commit names it.
+    const index = await encodeSeekIndex(entries, metaCtx);
+    await Promise.all([out.commit(), storage.put(seekIndexKey(pool.id, id), index)]);
   } catch (e) {
     await out.abort();
+    await storage.delete(seekIndexKey(pool.id, id)).catch(() => undefined);
     throw e;
   }
-  await storage.put(seekIndexKey(pool.id, id), await encodeSeekIndex(entries, metaCtx));
   const first = entries[0];
   const last = entries[entries.length - 1];
   return new DataObject(
