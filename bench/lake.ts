@@ -23,13 +23,14 @@ export interface Server {
 
 /**
  * Starts `zlake serve` on a fresh lake in a temporary directory, or on the
- * lake directory given (which then outlives the server). With
+ * lake given (a directory or s3:// location, which then outlives the
+ * server), with more `zlake serve` flags in args. With
  * BENCH_PROFILE=<dir> in the environment the server runs under
  * `node --cpu-prof` and writes its profile to <dir> when stopped;
  * BENCH_SERVE_ARGS adds flags to `zlake serve` (e.g. `-cache.size 0` to
  * measure queries with the scan cache off).
  */
-export async function startServer(lake?: string): Promise<Server> {
+export async function startServer(lake?: string, args: string[] = []): Promise<Server> {
   const tmp = mkdtempSync(join(tmpdir(), 'zlake-bench-'));
   const portfile = join(tmp, 'port');
   const main = join(__dirname, '..', 'src', 'cli', 'main.js');
@@ -49,6 +50,7 @@ export async function startServer(lake?: string): Promise<Server> {
       portfile,
       '-log.level',
       'warn',
+      ...args,
       ...(process.env.BENCH_SERVE_ARGS ?? '').split(/\s+/).filter((a) => a !== ''),
     ],
     { stdio: ['ignore', 'inherit', 'inherit'] },

@@ -17,7 +17,6 @@ import { AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 
-const ROOT = path.resolve(__dirname, '../..');
 
 /** A free loopback TCP port. */
 export function freePort(): Promise<number> {
@@ -156,7 +155,7 @@ export async function startS3(bucket = 'zlake'): Promise<TestS3> {
     process.execPath,
     [
       '--openssl-legacy-provider',
-      path.join(ROOT, 'node_modules/s3rver/bin/s3rver.js'),
+      require.resolve('s3rver/bin/s3rver.js'),
       '-d',
       dir,
       '-a',
