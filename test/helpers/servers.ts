@@ -17,7 +17,6 @@ import { AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 
-
 /** A free loopback TCP port. */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
