@@ -88,7 +88,7 @@ async function main(): Promise<void> {
       for (const mode of ['alone', 'a pool each', 'one branch']) {
         const writers = mode === 'alone' ? 1 : WRITERS;
         const pools = Array.from({ length: writers }, (_, w) =>
-          mode === 'one branch' ? 'one' : `${mode[0]}w${w}`,
+          mode === 'one branch' ? 'one' : `${mode.replace(/ /g, '')}${w}`,
         );
         for (const p of new Set(pools)) await createPool(server.port, p, 'ts');
         const latencies: number[] = [];

@@ -25,8 +25,6 @@ import { KeyGetter, keyCompare } from './keys';
 import { DataObject, dataKey, sortObjects } from './object';
 import { KeyRange, overlaps, SeekEntry, selectSpans, Span } from './seekindex';
 
-/** Bytes fetched from storage per read. */
-const CHUNK = 1 << 20;
 /** Values per batch out of a merge. */
 const BATCH = 1024;
 
@@ -591,7 +589,7 @@ class RangeSource {
 
   private fetch(): Promise<Buffer> | null {
     if (this.next >= this.end) return null;
-    const len = Math.min(CHUNK, this.end - this.next);
+    const len = Math.min(this.storage.rangeSize, this.end - this.next);
     const p = this.storage.getRange(this.key, this.next, len).catch((e) => {
       throw isNotFound(e) ? this.missing() : e;
     });

@@ -17,6 +17,7 @@ export class LocalStore implements ObjectStore {
   readonly location: string;
   /** A local disk reads ahead by itself; one read in flight keeps it busy. */
   readonly readAhead = 1;
+  readonly rangeSize = 1 << 20;
   private knownDirs = new Set<string>();
 
   constructor(readonly root: string) {

@@ -59,6 +59,8 @@ export function parseS3Location(url: string): { bucket: string; prefix: string }
 export class S3Store implements ObjectStore {
   readonly location: string;
   readonly readAhead: number;
+  /** Large ranges: each GET costs a round trip and a request fee. */
+  readonly rangeSize = 4 << 20;
   private client: S3Client;
   private bucket: string;
   private prefix: string;

@@ -59,6 +59,8 @@ export interface ObjectStore {
    * disk, more where each read is a network round trip.
    */
   readonly readAhead: number;
+  /** Bytes a scan asks for in one ranged read. */
+  readonly rangeSize: number;
   /** Resolves when the store answers (readiness checks); throws otherwise. */
   ping(): Promise<void>;
   close?(): Promise<void>;
