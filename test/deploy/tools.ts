@@ -3,8 +3,8 @@
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import * as path from 'node:path';
+import * as yaml from 'js-yaml';
 
 export const repoRoot = path.resolve(__dirname, '..', '..');
 export const chartDir = path.join(repoRoot, 'helm', 'zlake');
@@ -45,40 +45,9 @@ export function run(cmd: string, args: string[], env?: NodeJS.ProcessEnv): Run {
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-type YamlLib = { loadAll(text: string): unknown[] };
-
-/**
- * js-yaml when node_modules has it (today only as a dependency of eslint
- * and jest), else PyYAML through python3 (docker-compose v1 brings it).
- */
-function yamlLib(): YamlLib | undefined {
-  try {
-    const req = createRequire(path.join(repoRoot, 'package.json'));
-    return req('js-yaml') as YamlLib;
-  } catch {
-    return undefined;
-  }
-}
-
 /** The documents of a YAML stream, without the empty ones. */
 export function parseYamlDocs(text: string): unknown[] {
-  const lib = yamlLib();
-  let docs: unknown[];
-  if (lib) {
-    docs = lib.loadAll(text);
-  } else {
-    const py =
-      'import sys, json, yaml\n' +
-      'json.dump([d for d in yaml.safe_load_all(sys.stdin)], sys.stdout)\n';
-    const r = spawnSync('python3', ['-c', py], { input: text, encoding: 'utf8' });
-    if (r.status !== 0) {
-      throw new Error(
-        `no YAML parser: add js-yaml to devDependencies or install python3-yaml (${r.stderr})`,
-      );
-    }
-    docs = JSON.parse(r.stdout) as unknown[];
-  }
-  return docs.filter((d) => d !== null && d !== undefined);
+  return yaml.loadAll(text).filter((d) => d !== null && d !== undefined);
 }
 
 export function parseYaml(text: string): unknown {
