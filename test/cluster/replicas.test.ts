@@ -114,3 +114,54 @@ test('eight concurrent writers on three replicas: nothing acknowledged is lost',
   await resumed.close();
   for (const s of sse) await s.close();
 }, 120000);
+
+/** A replica's zlake_scan_cache_streams gauge. */
+async function cachedStreams(base: string): Promise<number> {
+  const text = await (await fetch(`${base}/metrics`)).text();
+  return Number(/^zlake_scan_cache_streams (\S+)$/m.exec(text)![1]);
+}
+
+test('a delete or vacuum on one replica drops the cached streams on the others', async () => {
+  const [a, b, c] = cluster.replicas;
+  await createPool(a.base, 'cached');
+  const load = async (base: string, bt: number) =>
+    (
+      (await ok(
+        call(base, 'POST', '/pool/cached/branch/main', {
+          body: batch(0, bt, N),
+          headers: { 'Content-Type': 'application/x-zson', Accept: 'application/json' },
+        }),
+      )) as { commit: string }
+    ).commit;
+  await load(a.base, 0);
+  await load(a.base, 1);
+  // B and C read the pool: its streams are now in their caches.
+  const baseline = await Promise.all([b, c].map((r) => cachedStreams(r.base)));
+  for (const r of [b, c]) await query(r.base, 'from cached | count()');
+  const filled = await Promise.all([b, c].map((r) => cachedStreams(r.base)));
+  expect(filled[0]).toBeGreaterThan(baseline[0]);
+  expect(filled[1]).toBeGreaterThan(baseline[1]);
+  // A deletes batch 0's object: B and C drop its streams.
+  const objects = JSON.parse(
+    (await postJSON(a.base, '/query', { query: 'from cached@main:objects | yield id' })).text,
+  ) as string[];
+  expect(objects).toHaveLength(2);
+  const before = (
+    (await ok(
+      call(a.base, 'GET', '/pool/cached/branch/main', { headers: { Accept: 'application/json' } }),
+    )) as { commit: string }
+  ).commit;
+  await ok(postJSON(a.base, '/pool/cached/branch/main/delete', { where: 'b==0' }));
+  await eventually(async () => (await cachedStreams(b.base)) < filled[0]);
+  await eventually(async () => (await cachedStreams(c.base)) < filled[1]);
+  expect(await query(b.base, 'from cached | count()')).toBe(`${N}(uint64)\n`);
+  // Time travel to before the delete caches the deleted object again on B;
+  // A's vacuum removes it, and B forgets it too.
+  const old = `from cached@${before} | count()`;
+  expect(await query(b.base, old)).toBe(`${2 * N}(uint64)\n`);
+  const refilled = await cachedStreams(b.base);
+  await ok(postJSON(a.base, '/pool/cached/revision/main/vacuum', {}));
+  await eventually(async () => (await cachedStreams(b.base)) < refilled);
+  const r = await postJSON(b.base, '/query', { query: old });
+  expect(r.text).toMatch(/removed by vacuum/);
+});
