@@ -75,6 +75,26 @@ export class FlagSet {
     return ref;
   }
 
+  /**
+   * Sets each flag from the environment variable named by prefix and the
+   * flag's name in upper case with `.` and `-` as `_` (`-s3.endpoint` is
+   * ZLAKE_S3_ENDPOINT), before the command line, which wins. For servers
+   * configured by their container's environment.
+   */
+  env(prefix: string, env: NodeJS.ProcessEnv = process.env): this {
+    for (const def of this.order) {
+      const name = prefix + def.name.toUpperCase().replace(/[.-]/g, '_');
+      const v = env[name];
+      if (v === undefined || v === '') continue;
+      try {
+        def.set(v);
+      } catch (e) {
+        throw new UsageError(`${name}: ${(e as Error).message}`);
+      }
+    }
+    return this;
+  }
+
   /** Parses args, returning the remaining positional arguments. */
   parse(args: string[]): string[] {
     let i = 0;

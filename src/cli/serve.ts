@@ -7,13 +7,26 @@ import { DEFAULT_CACHE_SIZE } from '../lake';
 import { openLogSink, Logger, parseLogLevel } from '../service/log';
 import { isKnownFormat } from '../service/mime';
 import { Service, version } from '../service/server';
+import { instrument } from '../backend/instrument';
+import { Metrics } from '../service/metrics';
+import { parseDuration } from '../zed/nano';
 import { FlagSet } from './flags';
+import { parseBytes } from './lake/units';
 
 /** The lake served when -lake is not given (ZED_LAKE when it is a directory). */
 function defaultLake(): string {
   const env = process.env.ZED_LAKE;
   if (env && !/^https?:\/\//.test(env)) return env.replace(/^file:\/\//, '');
   return '.zlake';
+}
+
+/** A flag's duration ("30s", "5m"; "0" for none) in milliseconds. */
+function durationMs(flag: string, text: string): number {
+  if (text === '0') return 0;
+  const ns = parseDuration(text);
+  if (ns === undefined || ns < 0n)
+    throw new Error(`zlake serve: -${flag}: invalid duration ${text}`);
+  return Number(ns / 1000000n);
 }
 
 export async function serve(args: string[]): Promise<number> {
@@ -48,8 +61,26 @@ export async function serve(args: string[]): Promise<number> {
     'bytes of decoded data objects kept in memory for queries (0 turns the cache off)',
   );
   const auth = fs_.bool('auth.enabled', false, 'enable authentication checks (not supported)');
+  const grace = fs_.string(
+    'shutdown.grace',
+    '30s',
+    'on SIGTERM, time in-flight loads and queries get to finish',
+  );
+  const limitBody = fs_.string('limit.body', '0', 'largest request body, e.g. 10GB (0: none)');
+  const limitQueryTime = fs_.string(
+    'limit.querytime',
+    '0',
+    'longest a query may run, e.g. 5m (0: none)',
+  );
+  const limitQueries = fs_.int(
+    'limit.queries',
+    0,
+    'queries run at once by this replica (0: no limit)',
+  );
   let rest: string[];
   try {
+    // Each flag may come from the environment (ZLAKE_<NAME>); the command line wins.
+    fs_.env('ZLAKE_');
     rest = fs_.parse(args);
   } catch (err) {
     process.stderr.write(`${(err as Error).message}\n${fs_.usage()}`);
@@ -73,7 +104,26 @@ export async function serve(args: string[]): Promise<number> {
   if (!(cacheSize.value >= 0)) {
     throw new Error(`zlake serve: -cache.size must be a number of bytes: ${cacheSize.value}`);
   }
+  const graceMs = durationMs('shutdown.grace', grace.value);
+  const limits = {
+    bodyBytes: limitBody.value === '0' ? 0 : parseBytes(limitBody.value),
+    queryMs: durationMs('limit.querytime', limitQueryTime.value),
+    queries: limitQueries.value,
+  };
+  if (!(limits.bodyBytes >= 0) || !(limits.queries >= 0)) {
+    throw new Error('zlake serve: limits must not be negative');
+  }
+  // The registry first: it observes the backends and the commit protocol.
+  const metrics = new Metrics(true);
   const lake = await openLake({
+    wrapStorage: (st, backend) =>
+      instrument(st, 'storage', backend, metrics.backendObserver('storage', backend)),
+    wrapCoord: (c, backend) =>
+      instrument(c, 'coord', backend, metrics.backendObserver('coord', backend)),
+    hooks: {
+      commitRetry: () => metrics.commitRetries.inc(),
+      commitConflict: () => metrics.commitConflicts.inc(),
+    },
     lake: location,
     s3Endpoint: s3Endpoint.value || undefined,
     s3Region: s3Region.value || undefined,
@@ -88,7 +138,8 @@ export async function serve(args: string[]): Promise<number> {
     corsOrigins: cors.value,
     logger: log,
     rootContent: rootContent.value ? await fs.readFile(rootContent.value) : undefined,
-    processMetrics: true,
+    metrics,
+    limits,
   });
   const addr = await service.listen(listen.value);
   log.info('Started', {
@@ -109,8 +160,9 @@ export async function serve(args: string[]): Promise<number> {
     const stop = async (why: string) => {
       if (stopping) return;
       stopping = true;
-      log.info('Shutdown', { reason: why });
-      await service.close();
+      log.info('Shutdown', { reason: why, grace_seconds: graceMs / 1000 });
+      const finished = await service.close(graceMs);
+      if (!finished) log.warn('Shutdown grace period over: cut requests still in progress', {});
       await lake.close();
       await logOut.close();
       resolve(0);

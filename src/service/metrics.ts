@@ -21,6 +21,15 @@ export class Metrics {
   readonly eventSubscribers: Gauge;
   readonly eventsSent: Counter;
   readonly eventSubscribersDropped: Counter;
+  readonly queryDuration: Histogram<'outcome'>;
+  readonly loads: Counter<'outcome'>;
+  readonly commitRetries: Counter;
+  readonly commitConflicts: Counter;
+  readonly storageDuration: Histogram<'backend' | 'op'>;
+  readonly storageErrors: Counter<'backend' | 'op'>;
+  readonly coordDuration: Histogram<'backend' | 'op'>;
+  readonly coordErrors: Counter<'backend' | 'op'>;
+  readonly queriesRejected: Counter<'reason'>;
 
   constructor(defaultMetrics = true) {
     const registers = [this.registry];
@@ -105,6 +114,75 @@ export class Metrics {
       help: 'Subscribers disconnected because they did not keep up.',
       registers,
     });
+    this.queryDuration = new Histogram({
+      name: 'zlake_query_duration_seconds',
+      help: 'Time from a query arriving to its last result, by outcome (ok, error, cancelled, timeout).',
+      labelNames: ['outcome'],
+      buckets: [0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
+      registers,
+    });
+    this.queriesRejected = new Counter({
+      name: 'zlake_queries_rejected_total',
+      help: 'Queries refused before running, by reason (concurrency: -limit.queries).',
+      labelNames: ['reason'],
+      registers,
+    });
+    this.loads = new Counter({
+      name: 'zlake_loads_total',
+      help: 'Loads into a branch, by outcome (ok, error).',
+      labelNames: ['outcome'],
+      registers,
+    });
+    this.commitRetries = new Counter({
+      name: 'zlake_commit_retries_total',
+      help: 'Commits rebuilt on a newer branch tip after losing the compare-and-swap.',
+      registers,
+    });
+    this.commitConflicts = new Counter({
+      name: 'zlake_commit_conflicts_total',
+      help: 'Commits that gave up after the most attempts at moving a branch tip.',
+      registers,
+    });
+    const opBuckets = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5];
+    this.storageDuration = new Histogram({
+      name: 'zlake_storage_operation_duration_seconds',
+      help: 'Object store calls (S3 or the lake directory), by backend and operation, retries included.',
+      labelNames: ['backend', 'op'],
+      buckets: opBuckets,
+      registers,
+    });
+    this.storageErrors = new Counter({
+      name: 'zlake_storage_errors_total',
+      help: 'Object store calls that failed (after their retries), by backend and operation.',
+      labelNames: ['backend', 'op'],
+      registers,
+    });
+    this.coordDuration = new Histogram({
+      name: 'zlake_coord_operation_duration_seconds',
+      help: 'Coordinator calls (Redis or in-process), by backend and operation.',
+      labelNames: ['backend', 'op'],
+      buckets: opBuckets,
+      registers,
+    });
+    this.coordErrors = new Counter({
+      name: 'zlake_coord_errors_total',
+      help: 'Coordinator calls that failed (after their retries), by backend and operation.',
+      labelNames: ['backend', 'op'],
+      registers,
+    });
+  }
+
+  /** An observer of one backend's calls, for backend/instrument.ts. */
+  backendObserver(
+    kind: 'storage' | 'coord',
+    backend: string,
+  ): (op: string, seconds: number, failed: boolean) => void {
+    const hist = kind === 'storage' ? this.storageDuration : this.coordDuration;
+    const errors = kind === 'storage' ? this.storageErrors : this.coordErrors;
+    return (op, seconds, failed) => {
+      hist.observe({ backend, op }, seconds);
+      if (failed) errors.inc({ backend, op });
+    };
   }
 
   /**

@@ -15,7 +15,7 @@ import { formatByName } from '../formats/registry';
 import { ZngWriter } from '../formats/zng';
 import { nowNs } from '../lake/config';
 import { invalid } from '../lake/errors';
-import { errorResponse } from './errors';
+import { errorResponse, HttpError } from './errors';
 import { QueryEngine, RunningQuery } from './engine';
 import { Logger } from './log';
 import { Metrics } from './metrics';
@@ -64,6 +64,8 @@ export interface QueryHandlerDeps {
   metrics: Metrics;
   statuses: QueryStatusTable;
   output?: HeldOutputOptions;
+  /** Milliseconds a query may run (-limit.querytime); 0 or absent: no limit. */
+  timeoutMs?: number;
 }
 
 type Control =
@@ -131,11 +133,36 @@ export async function handleQuery(
   if (!f?.newWriter) throw invalid(`unsupported output format: ${format}`);
 
   const finish = deps.statuses.start(requestId);
+  const started = process.hrtime.bigint();
+  let outcome = 'error';
   const abort = new AbortController();
   const onClose = () => {
     if (!res.writableFinished) abort.abort();
   };
   res.on('close', onClose);
+  // A query past the time limit is cancelled like one whose client left,
+  // but answered: 408 if nothing was sent yet, else a QueryError control
+  // message (with ctrl=T) or a cut-off response.
+  let timedOut: HttpError | null = null;
+  const limit = deps.timeoutMs ?? 0;
+  const deadline =
+    limit > 0
+      ? setTimeout(() => {
+          timedOut = new HttpError(
+            'invalid',
+            `query exceeded the time limit of ${limit / 1000}s (-limit.querytime)`,
+            408,
+          );
+          abort.abort();
+        }, limit)
+      : null;
+  const observe = () => {
+    if (deadline) clearTimeout(deadline);
+    deps.metrics.queryDuration.observe(
+      { outcome },
+      Number(process.hrtime.bigint() - started) / 1e9,
+    );
+  };
   log.debug('Running Query', { query: text });
 
   let run: RunningQuery;
@@ -151,6 +178,7 @@ export async function handleQuery(
     finish(e);
     deps.metrics.queries.inc({ outcome: 'error' });
     res.off('close', onClose);
+    observe();
     throw e;
   }
 
@@ -190,8 +218,12 @@ export async function handleQuery(
     await writer.close();
     finish(null);
     deps.metrics.queries.inc({ outcome: 'ok' });
-  } catch (e) {
-    const gone = abort.signal.aborted || e instanceof ClientGone;
+    outcome = 'ok';
+  } catch (err) {
+    const e: unknown = timedOut ?? err;
+    outcome = timedOut ? 'timeout' : 'error';
+    const gone = !timedOut && (abort.signal.aborted || err instanceof ClientGone);
+    if (gone) outcome = 'cancelled';
     finish(gone ? 'client disconnected' : e);
     deps.metrics.queries.inc({ outcome: gone ? 'cancelled' : 'error' });
     if (gone) {
@@ -212,6 +244,7 @@ export async function handleQuery(
       res.destroy();
     }
   } finally {
+    observe();
     if (ticker) clearInterval(ticker);
     res.off('close', onClose);
     await run.close().catch(() => undefined);

@@ -83,6 +83,13 @@ class FlowingSource implements ByteSource {
     w?.();
   }
 
+  /** Ends reading with an error (the body broke a limit). */
+  fail(e: Error): void {
+    this.failure ??= e;
+    this.chunks = [];
+    this.notify();
+  }
+
   /** Drops the rest of the stream (nobody will read it). */
   discard(): void {
     this.discarding = true;
@@ -106,10 +113,31 @@ class FlowingSource implements ByteSource {
 
 const sources = new WeakMap<Request, FlowingSource>();
 
+const bodyLimits = new WeakMap<Request, number>();
+
+/** Limits the bytes a request may send (zlake serve -limit.body); 413 past it. */
+export function limitBody(req: Request, bytes: number): void {
+  bodyLimits.set(req, bytes);
+}
+
+/** The body limit's error. */
+export function bodyTooLarge(limit: number): HttpError {
+  return new HttpError('invalid', `request body exceeds the limit of ${limit} bytes`, 413);
+}
+
 /** A ByteSource over the decoded body. */
 export function bodySource(req: Request): ByteSource {
   const src = new FlowingSource(bodyStream(req));
   sources.set(req, src);
+  const limit = bodyLimits.get(req);
+  if (limit !== undefined) {
+    // Counted as sent (before any decoding), as the limit is on the wire.
+    let n = 0;
+    req.on('data', (c: Buffer) => {
+      n += c.length;
+      if (n > limit) src.fail(bodyTooLarge(limit));
+    });
+  }
   return src;
 }
 

@@ -19,7 +19,7 @@ import { isKnownFormat, negotiate } from './mime';
 import { HeldOutputOptions } from './output';
 import { handleQuery, QueryStatusTable } from './query';
 import { respondError } from './respond';
-import { drainBody } from './request';
+import { bodyTooLarge, drainBody, limitBody } from './request';
 import { zedEngine } from './zedengine';
 
 export interface ServiceOptions {
@@ -41,7 +41,23 @@ export interface ServiceOptions {
   queryOutput?: HeldOutputOptions;
   /** Collect Node process metrics (off for tests that make many services). */
   processMetrics?: boolean;
+  /** The metrics registry (made here when absent; serve makes it first to wrap backends). */
+  metrics?: Metrics;
+  /** Request limits (zlake serve -limit.*); 0 or absent means none. */
+  limits?: ServiceLimits;
 }
+
+export interface ServiceLimits {
+  /** Bytes a request body may have: 413 past it. */
+  bodyBytes?: number;
+  /** Milliseconds a query may run: 408 (or a QueryError control message) past it. */
+  queryMs?: number;
+  /** Queries this replica runs at once: 429 with Retry-After past it. */
+  queries?: number;
+}
+
+/** How long a readiness check waits for storage and coordination. */
+const READY_TIMEOUT_MS = 2000;
 
 const INDEX_PAGE = `<!DOCTYPE html>
 <html>
@@ -75,6 +91,11 @@ export class Service {
   private server: http.Server | null = null;
   private engine: () => QueryEngine;
   private defaultFormat: string;
+  /** Set once shutdown begins: readiness fails, new requests are refused. */
+  private draining = false;
+  /** Requests being served, event streams and health checks aside. */
+  private working = new Set<Promise<void>>();
+  private runningQueries = 0;
 
   constructor(opts: ServiceOptions) {
     this.lake = opts.lake;
@@ -85,7 +106,7 @@ export class Service {
         `invalid default response format: unknown format type: ${this.defaultFormat}`,
       );
     }
-    this.metrics = new Metrics(opts.processMetrics ?? false);
+    this.metrics = opts.metrics ?? new Metrics(opts.processMetrics ?? false);
     const cache = this.lake.cache;
     this.metrics.observeScanCache(() => cache.stats(), cache.budget);
     const engine = opts.engine ?? zedEngine;
@@ -115,6 +136,21 @@ export class Service {
     app.get('/status', (_req, res) => {
       res.type('text/plain; charset=utf-8').send('ok');
     });
+    // Liveness: the process serves. Readiness: it can reach its object
+    // store and coordinator, and is not shutting down.
+    app.get('/healthz', (_req, res) => {
+      res.type('text/plain; charset=utf-8').send('ok');
+    });
+    app.get('/readyz', async (_req, res) => {
+      const problem = await this.unready();
+      if (problem === null) {
+        res.type('text/plain; charset=utf-8').send('ok');
+        return;
+      }
+      res.status(503).setHeader('Content-Type', 'application/json');
+      res.send(goJSON({ type: 'Error', kind: 'unavailable', error: problem }));
+    });
+    app.use(this.admission(opts.limits ?? {}));
     const v = version();
     app.get('/version', (_req, res) => {
       res.setHeader('Content-Type', 'application/json');
@@ -165,13 +201,49 @@ export class Service {
     app.put('/pool/:pool', api(h.renamePool));
     app.delete('/pool/:pool', api(h.deletePool));
     app.get('/pool/:pool/branch/:branch', api(h.getBranch));
-    app.post('/pool/:pool/branch/:branch', api(h.load));
+    app.post(
+      '/pool/:pool/branch/:branch',
+      api(async (c, req, res) => {
+        try {
+          await h.load(c, req, res);
+          this.metrics.loads.inc({ outcome: 'ok' });
+        } catch (e) {
+          this.metrics.loads.inc({ outcome: 'error' });
+          throw e;
+        }
+      }),
+    );
     app.delete('/pool/:pool/branch/:branch', api(h.deleteBranch));
     app.post('/pool/:pool/branch/:branch/delete', api(h.deleteData));
     app.post('/pool/:pool/branch/:branch/merge/:child', api(h.merge));
     app.post('/pool/:pool/branch/:branch/revert/:commit', api(h.revert));
     app.post('/pool/:pool/revision/:revision/vacuum', api(h.vacuum));
     app.get('/pool/:pool/stats', api(h.poolStats));
+    const maxQueries = opts.limits?.queries ?? 0;
+    app.post('/query', (req, res, next) => {
+      if (maxQueries <= 0) return next();
+      if (this.runningQueries >= maxQueries) {
+        this.metrics.queriesRejected.inc({ reason: 'concurrency' });
+        res.setHeader('Retry-After', '1');
+        void drainBody(req).then(() =>
+          this.fail(
+            res,
+            new HttpError('invalid', `too many queries running (limit ${maxQueries})`, 429),
+            res.locals.log as Logger,
+          ),
+        );
+        return;
+      }
+      this.runningQueries++;
+      let counted = true;
+      const done = () => {
+        if (counted) this.runningQueries--;
+        counted = false;
+      };
+      res.on('finish', done);
+      res.on('close', done);
+      next();
+    });
     app.post(
       '/query',
       api((c, req, res) =>
@@ -182,6 +254,7 @@ export class Service {
             metrics: this.metrics,
             statuses: this.statuses,
             output: opts.queryOutput,
+            timeoutMs: opts.limits?.queryMs,
           },
           req,
           res,
@@ -299,6 +372,68 @@ export class Service {
     };
   }
 
+  /** Why this replica should not get traffic, or null when it is ready. */
+  private async unready(): Promise<string | null> {
+    if (this.draining) return 'shutting down';
+    const within = <T>(what: string, p: Promise<T>) =>
+      Promise.race([
+        p.then(() => null),
+        new Promise<string>((r) =>
+          setTimeout(
+            () => r(`${what}: no answer in ${READY_TIMEOUT_MS} ms`),
+            READY_TIMEOUT_MS,
+          ).unref(),
+        ),
+      ]).catch((e) => `${what}: ${(e as Error).message}`);
+    const [s, c] = await Promise.all([
+      within(`object store ${this.lake.storage.location}`, this.lake.storage.ping()),
+      within(`coordinator ${this.lake.coord.location}`, this.lake.coord.ping()),
+    ]);
+    return s ?? c;
+  }
+
+  /**
+   * Refuses new work while shutting down (503), refuses bodies over the
+   * limit (413, at once when Content-Length says so, else as they
+   * arrive), and keeps track of the requests in progress so shutdown can
+   * wait for them.
+   */
+  private admission(limits: ServiceLimits) {
+    const bodyLimit = limits.bodyBytes ?? 0;
+    return (req: Request, res: Response, next: NextFunction) => {
+      if (req.path === '/events') return next();
+      if (this.draining) {
+        res.setHeader('Connection', 'close');
+        void drainBody(req).then(() =>
+          this.fail(
+            res,
+            new HttpError('invalid', 'server is shutting down', 503),
+            res.locals.log as Logger,
+          ),
+        );
+        return;
+      }
+      if (bodyLimit > 0) {
+        const declared = Number(req.headers['content-length'] ?? -1);
+        if (declared > bodyLimit) {
+          res.setHeader('Connection', 'close');
+          void drainBody(req).then(() =>
+            this.fail(res, bodyTooLarge(bodyLimit), res.locals.log as Logger),
+          );
+          return;
+        }
+        limitBody(req, bodyLimit);
+      }
+      const served = new Promise<void>((resolve) => {
+        res.on('finish', resolve);
+        res.on('close', resolve);
+      });
+      this.working.add(served);
+      void served.then(() => this.working.delete(served));
+      next();
+    };
+  }
+
   /** Listens on addr ("host:port", ":port" or "port"; port 0 picks one). */
   listen(addr = 'localhost:9867'): Promise<AddressInfo> {
     const { host, port } = parseListenAddr(addr);
@@ -319,17 +454,35 @@ export class Service {
     });
   }
 
-  /** Stops listening, ends event streams and in-flight connections. */
-  async close(): Promise<void> {
-    await this.hub.close();
+  /** True once shutdown has begun (readiness answers 503). */
+  get isDraining(): boolean {
+    return this.draining;
+  }
+
+  /**
+   * Shuts down gracefully: readiness fails and new requests are refused at
+   * once, the listener closes, requests in progress (loads, queries) get
+   * up to graceMs to finish, then event streams end and any connection
+   * left is cut. Resolves true when everything in progress finished.
+   */
+  async close(graceMs = 2000): Promise<boolean> {
+    this.draining = true;
     const server = this.server;
     this.server = null;
-    if (!server) return;
-    await new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeIdleConnections();
-      setTimeout(() => server.closeAllConnections(), 2000).unref();
-    });
+    const closed = server
+      ? new Promise<void>((resolve) => server.close(() => resolve()))
+      : Promise.resolve();
+    server?.closeIdleConnections();
+    let timer: NodeJS.Timeout | undefined;
+    const finished = await Promise.race([
+      Promise.all([...this.working]).then(() => true),
+      new Promise<boolean>((r) => (timer = setTimeout(() => r(false), graceMs))),
+    ]);
+    clearTimeout(timer);
+    await this.hub.close();
+    server?.closeAllConnections();
+    await closed;
+    return finished;
   }
 }
 
