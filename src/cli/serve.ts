@@ -9,6 +9,7 @@ import { isKnownFormat } from '../service/mime';
 import { Service, version } from '../service/server';
 import { instrument } from '../backend/instrument';
 import { Metrics } from '../service/metrics';
+import { startTracing } from '../telemetry/tracing';
 import { parseDuration } from '../zed/nano';
 import { FlagSet } from './flags';
 import { parseBytes } from './lake/units';
@@ -113,6 +114,8 @@ export async function serve(args: string[]): Promise<number> {
   if (!(limits.bodyBytes >= 0) || !(limits.queries >= 0)) {
     throw new Error('zlake serve: limits must not be negative');
   }
+  // Tracing (when OTEL_* asks for it) before anything opens a span.
+  const tracing = await startTracing();
   // The registry first: it observes the backends and the commit protocol.
   const metrics = new Metrics(true);
   const lake = await openLake({
@@ -143,6 +146,7 @@ export async function serve(args: string[]): Promise<number> {
   });
   const addr = await service.listen(listen.value);
   log.info('Started', {
+    tracing: tracing !== null,
     lake: location,
     coordination: lake.coord.location,
     version: version(),
@@ -164,6 +168,7 @@ export async function serve(args: string[]): Promise<number> {
       const finished = await service.close(graceMs);
       if (!finished) log.warn('Shutdown grace period over: cut requests still in progress', {});
       await lake.close();
+      await tracing?.shutdown().catch(() => undefined);
       await logOut.close();
       resolve(0);
     };

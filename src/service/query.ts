@@ -9,6 +9,7 @@
 // truncated result for a whole one; GET /query/status/{request-id} tells
 // what happened either way.
 
+import { context, SpanStatusCode, trace } from '@opentelemetry/api';
 import { Request, Response } from 'express';
 import { ValueWriter } from '../formats/io';
 import { formatByName } from '../formats/registry';
@@ -167,13 +168,15 @@ export async function handleQuery(
 
   let run: RunningQuery;
   try {
-    run = await deps.engine().compile({
-      lake: deps.lake,
-      query: text,
-      head: { pool, branch },
-      signal: abort.signal,
-      onWarning: (msg) => log.debug('query warning', { warning: msg }),
-    });
+    run = await traced('query.compile', () =>
+      deps.engine().compile({
+        lake: deps.lake,
+        query: text,
+        head: { pool, branch },
+        signal: abort.signal,
+        onWarning: (msg) => log.debug('query warning', { warning: msg }),
+      }),
+    );
   } catch (e) {
     finish(e);
     deps.metrics.queries.inc({ outcome: 'error' });
@@ -194,10 +197,13 @@ export async function handleQuery(
     : null;
   let channel = -1;
   let written = 0;
+  // The run's span: storage reads made while pulling results are its children.
+  const runSpan = tracer.startSpan('query.run');
+  const runCtx = trace.setSpan(context.active(), runSpan);
   try {
     for (;;) {
       if (abort.signal.aborted) throw new ClientGone();
-      const o = await run.next();
+      const o = await context.with(runCtx, () => run.next());
       if (!o) break;
       if (o.kind === 'end') {
         await controls?.write({ type: 'QueryChannelEnd', channel: o.channel });
@@ -244,6 +250,8 @@ export async function handleQuery(
       res.destroy();
     }
   } finally {
+    runSpan.setAttribute('zlake.query.outcome', outcome);
+    runSpan.end();
     observe();
     if (ticker) clearInterval(ticker);
     res.off('close', onClose);
@@ -254,6 +262,22 @@ export async function handleQuery(
     deps.metrics.queryRecordsWritten.inc(written);
     deps.metrics.queryBytesWritten.inc(out.sent);
   }
+}
+
+const tracer = trace.getTracer('zlake');
+
+/** Runs fn in a child span of the request's. */
+function traced<T>(name: string, fn: () => Promise<T>): Promise<T> {
+  return tracer.startActiveSpan(name, async (span) => {
+    try {
+      return await fn();
+    } catch (e) {
+      span.setStatus({ code: SpanStatusCode.ERROR, message: (e as Error).message });
+      throw e;
+    } finally {
+      span.end();
+    }
+  });
 }
 
 class ClientGone extends Error {

@@ -1,6 +1,7 @@
 // The lake service: an Express app over a Lake, with the reference's
 // routes, request IDs, access logs, metrics, CORS and error bodies.
 
+import { context, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import express, { NextFunction, Request, Response } from 'express';
 import { readFileSync } from 'node:fs';
 import * as http from 'node:http';
@@ -124,6 +125,7 @@ export class Service {
     app.disable('x-powered-by');
     app.set('etag', false);
     app.use(normalizeSlashes);
+    app.use(serverSpans);
     app.use(this.accessLog());
     app.use(corsMiddleware(opts.corsOrigins ?? []));
 
@@ -484,6 +486,41 @@ export class Service {
     await closed;
     return finished;
   }
+}
+
+const tracer = trace.getTracer('zlake');
+
+/**
+ * A server span per request, the child of the caller's span when the
+ * request carries a W3C traceparent; the handlers' spans are its children.
+ */
+function serverSpans(req: Request, res: Response, next: NextFunction): void {
+  const parent = propagation.extract(context.active(), req.headers);
+  const span = tracer.startSpan(
+    req.method,
+    {
+      kind: SpanKind.SERVER,
+      attributes: { 'http.request.method': req.method, 'url.path': req.path },
+    },
+    parent,
+  );
+  let ended = false;
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    const route = routeLabel(req);
+    span.updateName(`${req.method} ${route}`);
+    span.setAttribute('http.route', route);
+    span.setAttribute('http.response.status_code', res.statusCode);
+    const pool = req.params?.pool;
+    if (pool) span.setAttribute('zlake.pool', pool);
+    if (req.params?.branch) span.setAttribute('zlake.branch', req.params.branch);
+    if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+    span.end();
+  };
+  res.on('finish', end);
+  res.on('close', end);
+  context.with(trace.setSpan(parent, span), next);
 }
 
 const KNOWN_PATHS = [
