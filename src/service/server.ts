@@ -360,6 +360,8 @@ export class Service {
           route,
           status,
           elapsed: seconds,
+          ...(req.params?.pool ? { pool: req.params.pool } : {}),
+          ...(req.params?.branch ? { branch: req.params.branch } : {}),
           remote_addr: req.socket.remoteAddress,
           request_content_length: Number(req.headers['content-length'] ?? -1),
           response_content_length: sent,

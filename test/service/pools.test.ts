@@ -338,6 +338,8 @@ describe('access log', () => {
         request_id: 'r2',
         status: 404,
         route: '/pool/:pool/branch/:branch',
+        pool: 'nope',
+        branch: 'main',
       });
       expect(lines.every((l) => l.endsWith('\n') && !l.slice(0, -1).includes('\n'))).toBe(true);
     } finally {
