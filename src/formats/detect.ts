@@ -250,6 +250,9 @@ export async function gunzipIfCompressed(src: ByteSource): Promise<ByteSource> {
   );
   const gunzip = createGunzip();
   input.on('error', (err) => gunzip.destroy(err));
+  // Errors reach the reader through the iterator; this keeps one that
+  // comes after the reader has stopped reading from going unhandled.
+  gunzip.on('error', () => undefined);
   return sourceFromReadable(input.pipe(gunzip));
 }
 

@@ -76,7 +76,8 @@ const uintRe = /^[0-9]+$/;
 /** strconv.ParseInt(s, 10, 64): a number when exact, else a bigint. */
 export function parseGoInt(s: string): number | bigint | undefined {
   if (!intRe.test(s)) return undefined;
-  if (s.length <= 16) return Number(s);
+  // Up to 15 digits a double is exact; 16 may pass 2^53.
+  if (s.length <= 15) return Number(s);
   const v = BigInt(s);
   if (v > MAX_INT64 || v < MIN_INT64) return undefined;
   return Number.isSafeInteger(Number(v)) ? Number(v) : v;

@@ -158,3 +158,16 @@ describe('value → text → value → text', () => {
     expect(describeValue(v)).toContain('TypeRecord');
   });
 });
+
+test('16-digit integers past 2^53 read exactly', () => {
+  for (const text of [
+    '9131430196079843',
+    '-9131430196079843',
+    '9007199254740993',
+    '9131430196079843((int32,int64,float16))',
+    '9999999999999999(uint64)',
+  ]) {
+    const [v] = parseValues(new TypeContext(), text);
+    expect(formatValue(v, 0)).toBe(text);
+  }
+});
