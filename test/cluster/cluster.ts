@@ -3,14 +3,8 @@
 // client-side checks the cluster tests make.
 
 import { ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import * as path from 'node:path';
-import { spawnTs } from '../lake/spawn-ts';
 import { startRedis, startS3, TestRedis, TestS3 } from '../helpers/servers';
-import { call, postJSON, sleep } from '../service/helpers';
-
-const SERVE = path.join(__dirname, '../service/serve-child.ts');
+import { call, postJSON, serveChild, sleep } from '../service/helpers';
 
 export interface Replica {
   base: string;
@@ -21,8 +15,6 @@ export interface Replica {
 
 export class Cluster {
   replicas: Replica[] = [];
-  private dir = mkdtempSync(path.join(tmpdir(), 'zlake-cluster-'));
-  private n = 0;
 
   private constructor(
     readonly s3: TestS3,
@@ -39,25 +31,16 @@ export class Cluster {
 
   /** Starts another replica of the lake and waits until it serves. */
   async startReplica(): Promise<Replica> {
-    const portfile = path.join(this.dir, `port${++this.n}`);
-    const child = spawnTs(SERVE, [
-      '-l',
-      '127.0.0.1:0',
+    const { base, child } = await serveChild([
       '-lake',
       this.lake,
       '-s3.endpoint',
       this.s3.endpoint,
       '-redis',
       this.redis.url,
-      '-portfile',
-      portfile,
       '-log.level',
       'error',
     ]);
-    child.stdout.resume();
-    for (let i = 0; i < 400 && !existsSync(portfile); i++) await sleep(25);
-    if (!existsSync(portfile)) throw new Error('replica did not start');
-    const base = `http://127.0.0.1:${readFileSync(portfile, 'utf8')}`;
     return {
       base,
       child,
@@ -73,7 +56,6 @@ export class Cluster {
   async stop(): Promise<void> {
     for (const r of this.replicas) await r.kill();
     await Promise.all([this.s3.stop(), this.redis.stop()]);
-    rmSync(this.dir, { recursive: true, force: true });
   }
 }
 

@@ -132,3 +132,40 @@ export function errorOf(r: Reply): { kind: string; error: string; info?: Record<
   expect(j.type).toBe('Error');
   return j;
 }
+
+/**
+ * Starts `zlake serve` (from the TypeScript sources) as a child process
+ * on a loopback port, with env added to its environment, and waits until
+ * it serves. args are more serve flags (-lake among them).
+ */
+export async function serveChild(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ base: string; child: import('node:child_process').ChildProcess }> {
+  const { spawnTs } = await import('../lake/spawn-ts');
+  const { existsSync, readFileSync } = await import('node:fs');
+  const portfile = path.join(mkdtempSync(path.join(tmpdir(), 'zlake-port-')), 'port');
+  // spawnTs passes this process's environment: add env for the child only.
+  const saved = Object.keys(env).map((k) => [k, process.env[k]] as const);
+  Object.assign(process.env, env);
+  const child = spawnTs(path.join(__dirname, 'serve-child.ts'), [
+    '-l',
+    '127.0.0.1:0',
+    '-portfile',
+    portfile,
+    ...args,
+  ]);
+  for (const [k, v] of saved) {
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
+  }
+  child.stdout.resume();
+  for (let i = 0; i < 400 && !existsSync(portfile); i++) await sleep(25);
+  if (!existsSync(portfile)) {
+    child.kill('SIGKILL');
+    throw new Error('zlake serve did not start');
+  }
+  const base = `http://127.0.0.1:${readFileSync(portfile, 'utf8')}`;
+  rmSync(path.dirname(portfile), { recursive: true, force: true });
+  return { base, child };
+}

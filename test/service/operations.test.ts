@@ -4,7 +4,7 @@
 // commit metrics operators alert on.
 
 import { ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Readable } from 'node:stream';
@@ -12,8 +12,16 @@ import { FlagSet } from '../../src/cli/flags';
 import { Coordinator } from '../../src/coord/coord';
 import { QueryEngine } from '../../src/service/engine';
 import { zedEngine } from '../../src/service/zedengine';
-import { spawnTs } from '../lake/spawn-ts';
-import { call, createPool, load, postJSON, sleep, startService, TestService } from './helpers';
+import {
+  call,
+  createPool,
+  load,
+  postJSON,
+  serveChild,
+  sleep,
+  startService,
+  TestService,
+} from './helpers';
 
 /** A query engine whose queries wait for `gate` before their first output. */
 function gatedEngine(gate: Promise<void>): QueryEngine {
@@ -169,20 +177,9 @@ describe('a zlake serve process', () => {
   });
 
   async function start(env: Record<string, string> = {}): Promise<string> {
-    const portfile = path.join(dir, `port${Date.now()}`);
-    Object.assign(process.env, env);
-    child = spawnTs(path.join(__dirname, 'serve-child.ts'), [
-      '-l',
-      '127.0.0.1:0',
-      '-lake',
-      path.join(dir, 'lake'),
-      '-portfile',
-      portfile,
-    ]);
-    for (const k of Object.keys(env)) delete process.env[k];
-    child.stdout?.resume();
-    for (let i = 0; i < 400 && !existsSync(portfile); i++) await sleep(25);
-    return `http://127.0.0.1:${readFileSync(portfile, 'utf8')}`;
+    const served = await serveChild(['-lake', path.join(dir, 'lake')], env);
+    child = served.child;
+    return served.base;
   }
 
   test('SIGTERM: readiness goes first, in-flight loads finish, event streams end, exit 0', async () => {

@@ -3,14 +3,13 @@
 // tree of one load and one query, parented by the client's traceparent.
 
 import { ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import * as http from 'node:http';
 import { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { tracingWanted } from '../../src/telemetry/tracing';
-import { spawnTs } from '../lake/spawn-ts';
-import { call, createPool, postJSON, sleep } from '../service/helpers';
+import { call, createPool, postJSON, serveChild, sleep } from '../service/helpers';
 
 interface Span {
   traceId: string;
@@ -62,29 +61,18 @@ test('a load and a query each make a span tree under the caller’s trace', asyn
   const dir = mkdtempSync(path.join(tmpdir(), 'zlake-trace-'));
   let child: ChildProcess | undefined;
   try {
-    const portfile = path.join(dir, 'port');
-    const env = {
-      OTEL_EXPORTER_OTLP_ENDPOINT: rx.url,
-      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
-      OTEL_SERVICE_NAME: 'zlake-test',
-      OTEL_BSP_SCHEDULE_DELAY: '100',
-    };
-    Object.assign(process.env, env);
-    child = spawnTs(path.join(__dirname, '../service/serve-child.ts'), [
-      '-l',
-      '127.0.0.1:0',
-      '-lake',
-      path.join(dir, 'lake'),
-      '-portfile',
-      portfile,
+    const served = await serveChild(
       // No scan cache: the query reads storage, so its reads show.
-      '-cache.size',
-      '0',
-    ]);
-    for (const k of Object.keys(env)) delete process.env[k];
-    child.stdout?.resume();
-    for (let i = 0; i < 400 && !existsSync(portfile); i++) await sleep(25);
-    const base = `http://127.0.0.1:${readFileSync(portfile, 'utf8')}`;
+      ['-lake', path.join(dir, 'lake'), '-cache.size', '0'],
+      {
+        OTEL_EXPORTER_OTLP_ENDPOINT: rx.url,
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+        OTEL_SERVICE_NAME: 'zlake-test',
+        OTEL_BSP_SCHEDULE_DELAY: '100',
+      },
+    );
+    child = served.child;
+    const base = served.base;
     await createPool(base, 'p');
 
     const trace = '4bf92f3577b34da6a3ce929d0e0e4736';
