@@ -31,7 +31,7 @@ import { CommitStore } from './commits';
 import { CommitHooks, CommitMessage, Committer, MAX_COMMIT_RETRIES } from './committer';
 import { BranchConfig, PoolConfig } from './config';
 import { invalid, LakeError, notFound } from './errors';
-import { LakeEvent, StreamedEvent } from './events';
+import { LakeEvent, ObjectsDropped, StreamedEvent } from './events';
 import { Ksuid } from './ksuid';
 import { LRU } from './lru';
 import { DataObject, seekIndexKey, sortObjects } from './object';
@@ -271,9 +271,13 @@ export class Lake {
     const ids = await vacuumCandidates(this.storage, this.commits, this.branches, pool, leaf);
     if (dryrun || ids.length === 0) return ids;
     // Every replica drops its cached streams first, then the objects go.
-    const dropped = { name: 'objects-dropped', pool_id: pool.id.toString() } as const;
-    await this.coord.publish(JSON.stringify({ ...dropped, objects: ids.map(String) }));
-    this.forget({ ...dropped, objects: ids.map(String) });
+    const dropped: ObjectsDropped = {
+      name: 'objects-dropped',
+      pool_id: pool.id.toString(),
+      objects: ids.map(String),
+    };
+    await this.coord.publish(JSON.stringify(dropped));
+    this.forget(dropped);
     await removeObjects(this.storage, pool, ids);
     return ids;
   }
