@@ -196,7 +196,9 @@ export async function detectReader(
     const nl = head.indexOf(10);
     if (nl < 0 && head.length === 64 * 1024) throw new Error('line 1: line too long');
     const line = head.subarray(0, nl < 0 ? head.length : nl).toString('utf8');
-    if (nl < 0 && head.length === 0) throw new Error('line 1: EOF');
+    // As the reference, which reads a whole first line: input that ends
+    // before a newline is EOF.
+    if (nl < 0 && head.length < 64 * 1024) throw new Error('line 1: EOF');
     if (!line.includes(',')) throw new Error('line 1: no comma found');
     await tryRead(formatByName('csv')!, rec.track(), 1, opts);
     return pick('csv');

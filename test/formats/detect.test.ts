@@ -56,8 +56,22 @@ describe('format detection', () => {
       'zng',
       'zson',
     ]);
-    expect(lines).toContain('csv: line 1: no comma found');
+    expect(lines).toContain('csv: line 1: EOF');
     expect(lines).toContain('line: auto-detection not supported');
+  });
+
+  // The reasons of the reference's load-garbage and curl-load-error ztests:
+  // a first line with a newline but no comma, and one with no newline at
+  // all; ZNG sees a compressed frame cut short.
+  test.each([
+    ['This file contains no records.\n', 'csv: line 1: no comma found'],
+    ['This is not a detectable format.', 'csv: line 1: EOF'],
+  ])('garbage %j gets the reference reasons', async (input, csv) => {
+    const err = await detect(input).catch((e) => e);
+    const lines = (err as Error).message.split('\n\t');
+    expect(lines).toContain(csv);
+    expect(lines).toContain('zng: malformed zng record');
+    expect(lines).toContain('arrows: schema message length exceeds 1 MiB');
   });
 
   test('a named format skips detection', async () => {

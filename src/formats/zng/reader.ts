@@ -11,7 +11,7 @@ import { ByteSource, FormatError, ReaderOptions, ValueReader } from '../io';
 import { TypeContext } from '../../zed/context';
 import { EMPTY, Value } from '../../zed/value';
 import { Frame, FORMAT, ZngDecoder } from './decoder';
-import { MAX_HEADER, ZngControl } from './frame';
+import { MALFORMED, MAX_HEADER, ZngControl } from './frame';
 
 export interface ZngReaderOptions extends ReaderOptions {
   /**
@@ -40,6 +40,14 @@ export interface ZngBufferOptions extends ZngReaderOptions {
 
 const TRUNCATED = 'truncated input';
 const UNEXPECTED_EOF = 'unexpected EOF';
+
+/**
+ * The error for a frame cut short, as the reference reports it: a
+ * compressed payload is a malformed record, an uncompressed one truncated.
+ */
+function shortFrame(code: number): string {
+  return (code & 0x40) !== 0 ? MALFORMED : TRUNCATED;
+}
 
 /** Streams values from ZNG bytes. */
 export class ZngReader implements ValueReader {
@@ -84,7 +92,7 @@ export class ZngReader implements ValueReader {
         if (size < 0) throw new FormatError(FORMAT, UNEXPECTED_EOF, offset);
       }
       if (this.buf.length - this.pos < size && !(await this.fill(size))) {
-        throw new FormatError(FORMAT, TRUNCATED, offset);
+        throw new FormatError(FORMAT, shortFrame(this.buf[this.pos]), offset);
       }
       const out: Value[] = [];
       const at = this.pos;
@@ -171,7 +179,7 @@ export class ZngBufferReader implements ValueReader {
       const offset = this.base + at;
       const size = dec.frameSize(buf, at, end, offset);
       if (size < 0) throw new FormatError(FORMAT, UNEXPECTED_EOF, offset);
-      if (size > end - at) throw new FormatError(FORMAT, TRUNCATED, offset);
+      if (size > end - at) throw new FormatError(FORMAT, shortFrame(buf[at]), offset);
       const out: Value[] = [];
       this.pos = at + size;
       const kind = dec.decodeFrame(buf, at, at + size, offset, out);
