@@ -267,6 +267,45 @@ export class LakeClient {
     return this.commitPost(urlPath('pool', pool, 'branch', branch, 'revert', commit), message);
   }
 
+  /** Rewrites the objects as new sorted, non-overlapping objects in one commit. */
+  async compact(
+    pool: string,
+    branch: string,
+    ids: string[],
+    message?: CommitMessage,
+  ): Promise<CommitResult> {
+    const r = await this.conn.json<CommitJSON>(
+      'POST',
+      urlPath('pool', pool, 'branch', branch, 'compact'),
+      {
+        body: JSON.stringify({ object_ids: ids }),
+        contentType: MediaType.JSON,
+        headers: commitHeader(message),
+      },
+    );
+    return toCommit(r);
+  }
+
+  /** Indexes the objects (all the branch has when tags is empty) by each named rule. */
+  async applyIndexRules(
+    pool: string,
+    branch: string,
+    ruleNames: string[],
+    tags: string[],
+  ): Promise<CommitResult> {
+    let last: CommitResult | undefined;
+    for (const rule of ruleNames) {
+      last = toCommit(
+        await this.conn.json<CommitJSON>('POST', urlPath('pool', pool, 'branch', branch, 'index'), {
+          body: JSON.stringify({ rule_name: rule, tags }),
+          contentType: MediaType.JSON,
+        }),
+      );
+    }
+    if (!last) throw new ClientError('no index rules given');
+    return last;
+  }
+
   /** A bodiless POST that makes a commit. */
   private async commitPost(path: string, message?: CommitMessage): Promise<CommitResult> {
     return toCommit(

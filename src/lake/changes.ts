@@ -1,5 +1,5 @@
 // The changes users make to a branch: load, delete (whole objects or by
-// filter), merge and revert. Each builds its actions on the branch's tip
+// filter), merge, revert and compact (compact.ts). Each builds its actions on the branch's tip
 // and hands them to the commit protocol (committer.ts), which rebuilds
 // them on a newer tip when another writer got there first.
 
@@ -12,9 +12,10 @@ import { ScanCache } from './cache';
 import { Action, CommitObject } from './commit';
 import { CommitStore } from './commits';
 import { CommitMessage, Committer } from './committer';
+import { compactObjects } from './compact';
 import { PoolConfig } from './config';
 import { invalid, isLakeError, notFound } from './errors';
-import { Ksuid } from './ksuid';
+import { Ksuid, uniqueIds } from './ksuid';
 import { DataObject, sortObjects } from './object';
 import { PoolScan, ScanOptions } from './scan';
 import { KeyRange, overlaps } from './seekindex';
@@ -96,7 +97,7 @@ export class BranchChanges {
     ids: Ksuid[],
     msg: CommitMessage = {},
   ): Promise<CommitObject> {
-    const unique = [...new Map(ids.map((id) => [id.toString(), id])).values()];
+    const unique = uniqueIds(ids);
     if (unique.length === 0) throw invalid('empty transaction');
     return this.c.committer.commit(pool, branchName, msg, async (_head, snap) => {
       const objects = unique.map((id) => {
@@ -244,6 +245,16 @@ export class BranchChanges {
         if (a.kind === 'delete') parentDeleted.add(a.id.toString());
     }
     return { base: best ? best.base : Ksuid.nil, parentDeleted };
+  }
+
+  /** Rewrites objects as new sorted, non-overlapping ones in one commit (compact.ts). */
+  compact(
+    pool: PoolConfig,
+    branchName: string,
+    ids: Ksuid[],
+    msg: CommitMessage = {},
+  ): Promise<CommitObject> {
+    return compactObjects(this.c, pool, branchName, ids, msg);
   }
 
   /** Undoes a commit's changes on the branch with a new commit. */

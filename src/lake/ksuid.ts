@@ -154,3 +154,8 @@ function base62ToBytes(digits: number[]): Buffer | undefined {
   for (let i = 0; i < 5; i++) out.writeUInt32BE(words[i], i * 4);
   return out;
 }
+
+/** The IDs without repeats, in first-seen order. */
+export function uniqueIds(ids: Ksuid[]): Ksuid[] {
+  return [...new Map(ids.map((id) => [id.toString(), id])).values()];
+}

@@ -7,6 +7,7 @@
 //   registers.ts  durable registers: coordinator swap + journal in storage
 //   committer.ts  the commit protocol that moves a branch's tip
 //   changes.ts    load, delete, merge and revert
+//   compact.ts    compaction of objects, and the planner for it
 //   vacuum.ts     removal of objects no branch needs
 //   scan.ts       reading a pool's values at a commit
 //
@@ -27,6 +28,7 @@ import { BranchRegistry } from './branches';
 import { DEFAULT_CACHE_SIZE, ScanCache } from './cache';
 import { PoolCatalog, PoolOptions } from './catalog';
 import { BranchChanges, CommitResult, DeleteWhereOptions, LoadResult } from './changes';
+import { CommitObject } from './commit';
 import { CommitStore } from './commits';
 import { CommitHooks, CommitMessage, Committer, MAX_COMMIT_RETRIES } from './committer';
 import { BranchConfig, PoolConfig } from './config';
@@ -250,6 +252,17 @@ export class Lake {
     return this.changes.merge(await this.pool(poolRef), childName, parentName, msg);
   }
 
+  /** Rewrites the objects as new sorted, non-overlapping objects in one commit. */
+  async compact(
+    poolRef: string | PoolConfig,
+    branchName: string,
+    ids: Ksuid[],
+    msg: CommitMessage = {},
+  ): Promise<CommitResult> {
+    const commit = await this.changes.compact(await this.pool(poolRef), branchName, ids, msg);
+    return { commit: commit.id };
+  }
+
   /** Undoes a commit's changes on the branch with a new commit. */
   async revert(
     poolRef: string | PoolConfig,
@@ -346,10 +359,15 @@ export class Lake {
 
   /** The commits from a revision back to the pool's first, newest first. */
   async log(poolRef: string | PoolConfig, revision: string | Ksuid): Promise<CommitInfo[]> {
+    return (await this.history(poolRef, revision)).map((c) => c.info);
+  }
+
+  /** The commit objects from the revision back to the pool's first commit. */
+  async history(poolRef: string | PoolConfig, revision: string | Ksuid): Promise<CommitObject[]> {
     const pool = await this.pool(poolRef);
     const commit =
       typeof revision === 'string' ? await this.resolveRevision(pool, revision) : revision;
-    return (await this.commits.path(pool.id, commit)).map((c) => c.info);
+    return this.commits.path(pool.id, commit);
   }
 
   /** Size and key span of a branch (the service's pool stats use main). */

@@ -5,21 +5,33 @@
 //   from :branches           lake.BranchMeta per branch of every pool
 //   from pool:branches       lake.BranchMeta per branch of the pool
 //   from pool@branch:objects data.Object per live object, in scan order
+//                            (with `tap`, only those a filter may match)
+//   from pool@branch:partitions
+//                            meta.Partition per run of overlapping objects
 //   from pool@branch:log     lake.BranchTip per branch of the pool, then a
 //                            Commit per commit from the revision back
+//   from pool@branch:rawlog  the commit objects' records, oldest first
+//   from pool@branch:vectors columnar copies of objects (zlake has none)
+//
+// A name the compiler lets through but no source here knows is a 400.
 
 import { TypeContext } from '../zed/context';
 import { Value } from '../zed/value';
-import { isLakeError } from './errors';
+import { compare } from '../zed/compare';
+import { invalid, isLakeError } from './errors';
+import { DataObject } from './object';
 import { Lake } from './lake';
 import { PoolConfig } from './config';
 import { Ksuid } from './ksuid';
 import {
+  addRecord,
   branchMetaRecord,
   branchTipRecord,
   commitRecord,
+  deleteRecord,
   metaTypes,
   objectRecord,
+  partitionRecord,
   poolRecord,
   RecordBuilder,
 } from './records';
@@ -42,7 +54,7 @@ export async function lakeMeta(lake: Lake, ctx: TypeContext, meta: string): Prom
       return out;
     }
     default:
-      throw new Error(`unknown lake metadata type: ${JSON.stringify(meta)}`);
+      throw invalid(`unknown lake metadata type: ${JSON.stringify(meta)}`);
   }
 }
 
@@ -53,7 +65,7 @@ export async function poolMeta(
   pool: string | PoolConfig,
   meta: string,
 ): Promise<Value[]> {
-  if (meta !== 'branches') throw new Error(`unknown pool metadata type: ${JSON.stringify(meta)}`);
+  if (meta !== 'branches') throw invalid(`unknown pool metadata type: ${JSON.stringify(meta)}`);
   return branchesMeta(lake, ctx, pool);
 }
 
@@ -64,16 +76,28 @@ export async function commitMeta(
   pool: string | PoolConfig,
   revision: string | Ksuid,
   meta: string,
+  pruner: ObjectPruner | null = null,
 ): Promise<Value[]> {
   switch (meta) {
     case 'objects':
-      return objectsMeta(lake, ctx, pool, revision);
+      return objectsMeta(lake, ctx, pool, revision, pruner);
+    case 'partitions':
+      return partitionsMeta(lake, ctx, pool, revision);
     case 'log':
       return logMeta(lake, ctx, pool, revision);
+    case 'rawlog':
+      return rawlogMeta(lake, ctx, pool, revision);
+    case 'vectors':
+      // Columnar copies of objects: zlake makes none yet, so none are listed.
+      await lake.objects(pool, revision);
+      return [];
     default:
-      throw new Error(`unknown commit metadata type: ${JSON.stringify(meta)}`);
+      throw invalid(`unknown commit metadata type: ${JSON.stringify(meta)}`);
   }
 }
+
+/** Says an object's key span cannot hold a match (a tapped `:objects` filter). */
+export type ObjectPruner = (min: Value, max: Value) => boolean;
 
 export async function poolsMeta(lake: Lake, ctx: TypeContext): Promise<Value[]> {
   const mt = metaTypes(ctx);
@@ -97,10 +121,73 @@ export async function objectsMeta(
   ctx: TypeContext,
   pool: string | PoolConfig,
   revision: string | Ksuid,
+  pruner: ObjectPruner | null = null,
 ): Promise<Value[]> {
   const mt = metaTypes(ctx);
   const rb = new RecordBuilder();
-  return (await lake.objects(pool, revision)).map((o) => objectRecord(mt, rb, o));
+  let objects = await lake.objects(pool, revision);
+  if (pruner) objects = objects.filter((o) => !pruner(o.min, o.max));
+  return objects.map((o) => objectRecord(mt, rb, o));
+}
+
+/**
+ * The objects in scan order grouped into partitions: runs of objects whose
+ * key spans overlap, each with the span they cover together. Partitions
+ * do not overlap one another; a scan merges the objects within one.
+ */
+export async function partitionsMeta(
+  lake: Lake,
+  ctx: TypeContext,
+  pool: string | PoolConfig,
+  revision: string | Ksuid,
+): Promise<Value[]> {
+  const mt = metaTypes(ctx);
+  const rb = new RecordBuilder();
+  const out: Value[] = [];
+  let run: DataObject[] = [];
+  let lo: Value | null = null;
+  let hi: Value | null = null;
+  const flush = () => {
+    if (run.length > 0) out.push(partitionRecord(mt, rb, lo!, hi!, run));
+    run = [];
+    lo = hi = null;
+  };
+  for (const o of await lake.objects(pool, revision)) {
+    if (lo !== null && hi !== null && (compare(o.max, lo) < 0 || compare(o.min, hi) > 0)) flush();
+    run.push(o);
+    if (lo === null || compare(o.min, lo) < 0) lo = o.min;
+    if (hi === null || compare(o.max, hi) > 0) hi = o.max;
+  }
+  flush();
+  return out;
+}
+
+/**
+ * The raw commit log: each commit's records as its object stores them
+ * (commits.Commit, then commits.Add and commits.Delete), first commit
+ * first. zlake's own bookkeeping records (merge sources, embedded
+ * snapshots) are not part of the reference's log and are left out.
+ */
+export async function rawlogMeta(
+  lake: Lake,
+  ctx: TypeContext,
+  pool: string | PoolConfig,
+  revision: string | Ksuid,
+): Promise<Value[]> {
+  const mt = metaTypes(ctx);
+  const rb = new RecordBuilder();
+  const out: Value[] = [];
+  const history = await lake.history(pool, revision);
+  for (let i = history.length - 1; i >= 0; i--) {
+    const c = history[i];
+    out.push(commitRecord(mt, rb, c.info, false));
+    for (const a of c.actions) {
+      out.push(
+        a.kind === 'add' ? addRecord(mt, rb, c.id, a.object) : deleteRecord(mt, rb, c.id, a.id),
+      );
+    }
+  }
+  return out;
 }
 
 export async function logMeta(

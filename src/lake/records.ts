@@ -9,6 +9,7 @@ import { encodeInt, encodeUint } from '../zed/make';
 import { decodeInt, decodeIntBig, decodeString, decodeUint } from '../zed/primitive';
 import { recordFields } from '../zed/record';
 import {
+  compareTypes,
   Field,
   Type,
   TypeBytes,
@@ -19,6 +20,7 @@ import {
   TypeTime,
   TypeUint64,
   TypeUint8,
+  TypeUnion,
 } from '../zed/types';
 import { Value } from '../zed/value';
 import { Builder } from '../zed/zcode';
@@ -114,6 +116,15 @@ export class MetaTypes {
       ['max', maxType],
       ['count', TypeUint64],
       ['size', TypeInt64],
+    ]);
+  }
+
+  /** meta.Partition: a key span and the objects in it (`:partitions`). */
+  partition(minType: Type, maxType: Type, objects: Type): TypeNamed {
+    return this.rec('meta.Partition', [
+      ['min', minType],
+      ['max', maxType],
+      ['objects', this.ctx.lookupTypeArray(objects)],
     ]);
   }
 
@@ -226,6 +237,12 @@ export class RecordBuilder {
     return this.bytes(encodeUint(v));
   }
 
+  /** A union value's tag (the value follows). */
+  tag(t: number): this {
+    this.b.appendInt(t);
+    return this;
+  }
+
   ksuid(id: Ksuid): this {
     return this.bytes(id.bytes);
   }
@@ -303,6 +320,33 @@ export function objectRecord(mt: MetaTypes, rb: RecordBuilder, o: DataObject): V
   rb.begin();
   appendObject(rb, o);
   return rb.end(objectType(mt, o));
+}
+
+/**
+ * A meta.Partition record: the span [min, max] and its objects (their
+ * element type a union when their key types differ).
+ */
+export function partitionRecord(
+  mt: MetaTypes,
+  rb: RecordBuilder,
+  min: Value,
+  max: Value,
+  objects: DataObject[],
+): Value {
+  const types = objects.map((o) => objectType(mt, o));
+  const distinct = [...new Set(types)];
+  const elem =
+    distinct.length === 1 ? distinct[0] : mt.ctx.lookupTypeUnion(distinct.sort(compareTypes));
+  rb.begin().value(min).value(max).open();
+  objects.forEach((o, i) => {
+    if (elem instanceof TypeUnion) rb.open().tag(elem.tagOf(types[i]));
+    rb.open();
+    appendObject(rb, o);
+    rb.close();
+    if (elem instanceof TypeUnion) rb.close();
+  });
+  rb.close();
+  return rb.end(mt.partition(mt.local(min.type), mt.local(max.type), elem));
 }
 
 /** A commits.Add record. */

@@ -344,6 +344,17 @@ export const merge: Handler = async (c, req, res) => {
   await respondValue(res, c.format, commitResponse(commit));
 };
 
+export const compact: Handler = async (c, req, res) => {
+  const p = await readPayload(req);
+  const branchName = param(req, 'branch');
+  const msg = commitMessage(req);
+  const cfg = await pool(c, req);
+  const ids = stringsField(p, 'object_ids').map(parseId);
+  const { commit } = await c.lake.compact(cfg, branchName, ids, msg);
+  c.metrics.commits.inc({ operation: 'compact' });
+  await respondValue(res, c.format, commitResponse(commit));
+};
+
 export const revert: Handler = async (c, req, res) => {
   const cfg = await pool(c, req);
   const branchName = param(req, 'branch');

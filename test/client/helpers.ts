@@ -11,7 +11,6 @@ import * as path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { CommandIO } from '../../src/cli/lake/command';
 import { runRoot } from '../../src/cli/lake';
-import { Lake } from '../../src/lake';
 import { Service } from '../../src/service/server';
 
 export interface Served {
@@ -70,6 +69,10 @@ export async function zlakeBin(): Promise<string> {
     `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(boot)} "$@"\n`,
   );
   await fsp.chmod(bin, 0o755);
+  // `zq` too, as the reference's scripts call it.
+  const zq = path.join(dir, 'zq');
+  await fsp.writeFile(zq, `#!/bin/sh\nexec ${JSON.stringify(bin)} zq "$@"\n`);
+  await fsp.chmod(zq, 0o755);
   return dir;
 }
 

@@ -3,7 +3,6 @@ import { openLake } from '../../src/backend/open';
 // partial commit is visible and every acknowledged commit is there.
 
 import * as path from 'node:path';
-import { Lake } from '../../src/lake';
 import { TypeContext } from '../../src/zed';
 import { int, rmDir, tmpDir } from './helpers';
 import { exited, onLines, spawnTs } from './spawn-ts';

@@ -5,7 +5,6 @@ import { openLake } from '../../src/backend/open';
 // would, and keep every value intact, whatever the buffer holds between
 // and around them.
 
-import { Lake } from '../../src/lake';
 import { decodeZng, newWriter } from '../../src/formats/zng';
 import { TypeContext, Value } from '../../src/zed';
 import { arrayReader, Plain, rec, rmDir, show, tmpDir } from './helpers';

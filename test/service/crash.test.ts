@@ -112,7 +112,6 @@ test('kill -9 during loads loses no acknowledged commit and shows no partial one
       await killed(child);
     }
     // Read the lake directly (the server holds it while it runs).
-    const { Lake } = await import('../../src/lake');
     const { TypeContext } = await import('../../src/zed/context');
     const l = await openLake(lake);
     try {

@@ -196,7 +196,10 @@ describe('signed integers are encoded as the reference does', () => {
   });
   test('order of encodings is numeric, -2^63 least', () => {
     const vals = [5n, -(2n ** 63n), -1n, 0n, -300n, 2n ** 63n - 1n, 3n].map(newInt64);
-    const sorted = vals.slice().sort((a, b) => compare(a, b)).map((v) => decodeIntBig(v.buf, v.off, v.len));
+    const sorted = vals
+      .slice()
+      .sort((a, b) => compare(a, b))
+      .map((v) => decodeIntBig(v.buf, v.off, v.len));
     expect(sorted).toEqual([-(2n ** 63n), -300n, -1n, 0n, 3n, 5n, 2n ** 63n - 1n]);
   });
 });

@@ -43,6 +43,13 @@ export class NeedHelp extends Error {
   }
 }
 
+/** A nested command's exit status, already reported (a command with subcommands). */
+export class ExitStatus extends Error {
+  constructor(readonly code: number) {
+    super(`exit status ${code}`);
+  }
+}
+
 /** Process exit status after stdout was closed under us (128 + SIGPIPE). */
 const EXIT_SIGPIPE = 141;
 
@@ -86,6 +93,7 @@ export async function runCommand(
       io.stderr.write(helpText(cmd, fs, false));
       return 0;
     }
+    if (e instanceof ExitStatus) return e.code;
     if (isEPIPE(e)) return EXIT_SIGPIPE;
     io.stderr.write(`${(e as Error).message}\n`);
     return 1;

@@ -5,6 +5,7 @@
 // aggregators; sources get the filters and key ranges the optimizer
 // pushed into them.
 
+import { primaryKey } from '../../lake/config';
 import { Lake } from '../../lake/lake';
 import { TypeContext, DuplicateFieldError } from '../../zed/context';
 import { TypeNet, TypeString } from '../../zed/types';
@@ -56,6 +57,7 @@ import { Tail } from '../runtime/ops/tail';
 import { Yield } from '../runtime/ops/yield';
 import * as dag from './dag';
 import { CompileError } from './errors';
+import { spanPruner } from './optimizer';
 import { buildHeavy } from './heavy';
 
 /** Names of the shaping functions, whose single argument form shapes `this`. */
@@ -482,7 +484,14 @@ export class Builder {
       case 'PoolMetaScan':
         return poolMetaSource(ctx, this.lake(), o.pool, o.meta);
       case 'CommitMetaScan':
-        return commitMetaSource(ctx, this.lake(), o.pool, o.commit, o.meta);
+        return commitMetaSource(
+          ctx,
+          this.lake(),
+          o.pool,
+          o.commit,
+          o.meta,
+          o.keyFilter ? spanPruner(o.keyFilter, primaryKey(o.pool.layout)) : null,
+        );
       case 'FileScan': {
         if (!this.env.allowFiles) throw new CompileError('file operator is not allowed here');
         const path = o.path;

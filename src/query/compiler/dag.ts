@@ -342,6 +342,11 @@ export interface CommitMetaScan {
   commit: Ksuid;
   meta: string;
   tap: boolean;
+  /**
+   * With tap, the filter lifted from downstream (optimizer): objects whose
+   * pool-key span it cannot match are left out of `:objects`.
+   */
+  keyFilter?: Expr | null;
 }
 export interface SortKey {
   keys: string[][];

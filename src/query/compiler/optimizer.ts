@@ -97,28 +97,32 @@ export function keyRange(e: dag.Expr, key: readonly string[]): Range | null {
         upper: l.upper && r.upper ? maxOf(l.upper, r.upper) : undefined,
       };
     }
-    case '==':
-    case '<':
-    case '<=':
-    case '>':
-    case '>=': {
-      let op: string = e.op;
-      let field: dag.Expr = e.lhs;
-      let lit: dag.Expr = e.rhs;
-      if (field.kind === 'Literal' && lit.kind === 'This') {
-        [field, lit] = [lit, field];
-        op = flip[op];
-      }
-      if (field.kind !== 'This' || lit.kind !== 'Literal' || !pathEqual(field.path, key))
-        return null;
-      if (!rangeable(lit.value)) return null;
-      const v = lit.value;
-      if (op === '==') return { lower: v, upper: v };
-      if (op === '<' || op === '<=') return { upper: v };
+    default: {
+      const k = keyComparison(e, key);
+      if (k === null || !rangeable(k.value)) return null;
+      const v = k.value;
+      if (k.op === '==') return { lower: v, upper: v };
+      if (k.op === '<' || k.op === '<=') return { upper: v };
       return { lower: v };
     }
   }
-  return null;
+}
+
+/**
+ * A comparison of the pool key with a constant (`key < 5`, `5 > key`), as
+ * key-op-constant; null for anything else.
+ */
+function keyComparison(e: dag.Binary, key: readonly string[]): { op: string; value: Value } | null {
+  if (!(e.op in flip)) return null;
+  let op: string = e.op;
+  let field: dag.Expr = e.lhs;
+  let lit: dag.Expr = e.rhs;
+  if (field.kind === 'Literal' && lit.kind === 'This') {
+    [field, lit] = [lit, field];
+    op = flip[op];
+  }
+  if (field.kind !== 'This' || lit.kind !== 'Literal' || !pathEqual(field.path, key)) return null;
+  return { op, value: lit.value };
 }
 
 function maxOf(a?: Value, b?: Value): Value | undefined {
@@ -131,6 +135,68 @@ function minOf(a?: Value, b?: Value): Value | undefined {
   if (!a) return b;
   if (!b) return a;
   return compare(a, b) <= 0 ? a : b;
+}
+
+/**
+ * Says whether no value whose pool key lies in [min, max] (value order)
+ * can match a predicate; true means the span can be skipped. Built from the
+ * predicate's comparisons of the key with constants, as the reference's
+ * range pruner: an `and` skips when either side does, an `or` only when
+ * both sides can tell and both do. Null when the predicate says nothing.
+ */
+export type SpanPruner = (min: Value, max: Value) => boolean;
+
+export function spanPruner(e: dag.Expr, key: readonly string[]): SpanPruner | null {
+  if (e.kind !== 'Binary') return null;
+  switch (e.op) {
+    case 'and': {
+      const l = spanPruner(e.lhs, key);
+      const r = spanPruner(e.rhs, key);
+      if (l === null || r === null) return l ?? r;
+      return (min, max) => l(min, max) || r(min, max);
+    }
+    case 'or': {
+      const l = spanPruner(e.lhs, key);
+      const r = spanPruner(e.rhs, key);
+      if (l === null || r === null) return null;
+      return (min, max) => l(min, max) && r(min, max);
+    }
+    default: {
+      const k = keyComparison(e, key);
+      if (k === null) return null;
+      const c = k.value;
+      // compare() orders values of different types and puts nulls last, as
+      // the reference's pruner does with compare(a, b, true).
+      switch (k.op) {
+        case '<':
+          return (min) => compare(c, min) <= 0;
+        case '<=':
+          return (min) => compare(c, min) < 0;
+        case '>':
+          return (_min, max) => compare(c, max) >= 0;
+        case '>=':
+          return (_min, max) => compare(c, max) > 0;
+        default:
+          return (min, max) => compare(min, c) > 0 || compare(max, c) < 0;
+      }
+    }
+  }
+}
+
+/**
+ * A meta-query that taps the object list (`from pool:objects tap | k > 1`)
+ * takes the filter after it as a pruner of objects by their key spans, and
+ * the operators after the source are dropped: the query returns the
+ * objects a scan with that filter would read, as the reference's tap does.
+ */
+function tapMetaScans(seq: dag.Seq): dag.Seq {
+  return walkEntries(seq, (s) => {
+    const src = s[0];
+    if (src.kind !== 'CommitMetaScan' || !src.tap) return s;
+    const next = s[1];
+    if (src.meta === 'objects' && next?.kind === 'Filter') src.keyFilter = next.expr;
+    return [src];
+  });
 }
 
 /** A cut of plain field paths (`cut a, b.c, x:=y`), which a source can apply as it reads. */
@@ -217,6 +283,7 @@ export function optimize(seq: dag.Seq): dag.Seq {
   seq = removePassOps(seq);
   seq = mergeFilters(seq);
   seq = liftIntoSources(seq);
+  seq = tapMetaScans(seq);
   propagateOrder(seq);
   return seq;
 }

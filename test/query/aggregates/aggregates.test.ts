@@ -196,7 +196,9 @@ describe('type fusion (Schema)', () => {
     // As in the reference, equal element types still fuse to a union (of two
     // identical members): there is no shortcut for equal types.
     expect(fuse('|[int64]|', '[int64]')).toBe('[(int64,int64)]');
-    expect(fuse('|{string:int64}|', '|{string:string}|')).toBe('|{(string,string):(int64,string)}|');
+    expect(fuse('|{string:int64}|', '|{string:string}|')).toBe(
+      '|{(string,string):(int64,string)}|',
+    );
     expect(fuse('null', 'int64')).toBe('int64');
     expect(fuse('int64', 'null')).toBe('int64');
     expect(fuse('string', 'int64')).toBe('(int64,string)');

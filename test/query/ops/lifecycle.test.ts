@@ -50,18 +50,30 @@ const ops: [string, Make][] = [
     (c, s) =>
       new Over(c, s(), {
         exprs: [field(c, 'a')],
-        scope: { frame: new Frame(), locals: [], body: (b) => new Sort(c, b, { keys: [field(c, 'this')] }) },
+        scope: {
+          frame: new Frame(),
+          locals: [],
+          body: (b) => new Sort(c, b, { keys: [field(c, 'this')] }),
+        },
       }),
   ],
   ['fork+combine', (c, s) => new Combine(c, new Fork(c, s(), 2).outputs)],
   ['switch+combine', (c, s) => new Combine(c, new Switch(c, s(), [new Literal(TRUE)]).outputs)],
-  ['exprswitch+combine', (c, s) => new Combine(c, new ExprSwitch(c, s(), field(c, 'x'), [null]).outputs)],
+  [
+    'exprswitch+combine',
+    (c, s) => new Combine(c, new ExprSwitch(c, s(), field(c, 'x'), [null]).outputs),
+  ],
   ['combine', (c, s) => new Combine(c, [s(), s()])],
   ['merge', (c, s) => new Merge(c, [s(), s()], [field(c, 'x')])],
   [
     'join',
     (c, s) =>
-      new Join(c, s(), s(), { style: 'left', leftKey: field(c, 'x'), rightKey: field(c, 'x'), assignments: [] }),
+      new Join(c, s(), s(), {
+        style: 'left',
+        leftKey: field(c, 'x'),
+        rightKey: field(c, 'x'),
+        assignments: [],
+      }),
   ],
 ];
 

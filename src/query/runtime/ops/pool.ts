@@ -8,7 +8,7 @@ import { ValueReader } from '../../../formats/io';
 import { PoolConfig } from '../../../lake/config';
 import { Ksuid } from '../../../lake/ksuid';
 import { Lake } from '../../../lake/lake';
-import { commitMeta, lakeMeta, poolMeta } from '../../../lake/meta';
+import { commitMeta, lakeMeta, ObjectPruner, poolMeta } from '../../../lake/meta';
 import { KeyRange } from '../../../lake/seekindex';
 import { TypeBytes } from '../../../zed/types';
 import { Value } from '../../../zed/value';
@@ -87,8 +87,9 @@ export function commitMetaSource(
   pool: PoolConfig,
   commit: Ksuid,
   meta: string,
+  pruner: ObjectPruner | null = null,
 ): Operator {
-  return new LazySource(() => commitMeta(lake, ctx.zctx, pool, commit, meta));
+  return new LazySource(() => commitMeta(lake, ctx.zctx, pool, commit, meta, pruner));
 }
 
 export interface LoadOptions {
