@@ -34,9 +34,12 @@ export async function compactObjects(
   ids: Ksuid[],
   msg: CommitMessage = {},
 ): Promise<CommitObject> {
-  const unique = uniqueIds(ids);
-  if (unique.length < 2) throw invalid('compact: two or more source objects required');
+  // As the reference: the count first, then the branch, then the objects.
+  const tooFew = () => invalid('compact: two or more source objects required');
+  if (ids.length < 2) throw tooFew();
   const head = await c.branches.lookup(pool, branchName);
+  const unique = uniqueIds(ids);
+  if (unique.length < 2) throw tooFew();
   const base = await c.commits.snapshot(pool.id, head.commit);
   const sources = unique.map((id) => {
     const o = base.get(id);

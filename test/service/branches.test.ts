@@ -194,3 +194,71 @@ describe('vacuum', () => {
     );
   });
 });
+
+describe('compact', () => {
+  test('rewrites objects as one sorted object in a commit; the values stay', async () => {
+    await createPool(t.base, 'cmp', { keys: [['k']] });
+    await load(t.base, 'cmp', '{k:3}{k:1}');
+    await load(t.base, 'cmp', '{k:2}{k:4}');
+    const ids = await objectIds('cmp');
+    expect(ids).toHaveLength(2);
+    const r = await postJSON(t.base, '/pool/cmp/branch/main/compact', { object_ids: ids }, json);
+    expect(r.status).toBe(200);
+    const { commit } = r.json() as { commit: string };
+    expect((await t.lake.lookupBranch('cmp', 'main')).commit.toHex()).toBe(commit);
+    expect(await objectIds('cmp')).toHaveLength(1);
+    expect(await contents(t.lake, 'cmp')).toEqual(['{k:1}', '{k:2}', '{k:3}', '{k:4}']);
+  });
+
+  test("bad requests get the reference's errors and commit nothing", async () => {
+    await createPool(t.base, 'cmp2', { keys: [['k']] });
+    await load(t.base, 'cmp2', '{k:1}');
+    const [id] = await objectIds('cmp2');
+    const tip = (await t.lake.lookupBranch('cmp2', 'main')).commit.toHex();
+    const cases: [string, unknown, number, string, string][] = [
+      [
+        'cmp2',
+        { object_ids: [id] },
+        400,
+        'invalid operation',
+        'compact: two or more source objects required',
+      ],
+      [
+        'cmp2',
+        { object_ids: [] },
+        400,
+        'invalid operation',
+        'compact: two or more source objects required',
+      ],
+      ['cmp2', { object_ids: [id, 'nope'] }, 400, 'invalid operation', 'invalid ID: nope'],
+      [
+        'cmp2',
+        { object_ids: 'x' },
+        400,
+        'invalid operation',
+        'field "object_ids": expected an array of strings',
+      ],
+      [
+        'cmp2',
+        { object_ids: [id, '27aaaaaaaaaaaaaaaaaaaaaaaaa'] },
+        404,
+        'item does not exist',
+        '27aaaaaaaaaaaaaaaaaaaaaaaaa: commit object not found',
+      ],
+      ['nopool', { object_ids: [id, id] }, 404, 'item does not exist', 'nopool: pool not found'],
+    ];
+    for (const [pool, body, status, kind, error] of cases) {
+      const r = await postJSON(t.base, `/pool/${pool}/branch/main/compact`, body, json);
+      expect([r.status, errorOf(r)]).toEqual([status, { type: 'Error', kind, error }]);
+    }
+    const r = await postJSON(
+      t.base,
+      '/pool/cmp2/branch/nob/compact',
+      { object_ids: [id, id] },
+      json,
+    );
+    expect(r.status).toBe(404);
+    expect(errorOf(r).error).toMatch(/branch not found/);
+    expect((await t.lake.lookupBranch('cmp2', 'main')).commit.toHex()).toBe(tip);
+  });
+});

@@ -160,6 +160,27 @@ describe('GET /events', () => {
     s.close();
   });
 
+  test('a compaction is a branch commit like any other', async () => {
+    const s = new Subscriber(t.base, { Accept: 'application/json' });
+    await s.ready;
+    await sleep(50);
+    const poolId = await createPool(t.base, 'evc');
+    await load(t.base, 'evc', '{x:1}');
+    await load(t.base, 'evc', '{x:2}');
+    const ids = (await t.lake.objects('evc', 'main')).map((o) => o.id.toString());
+    const r = await postJSON(t.base, '/pool/evc/branch/main/compact', { object_ids: ids });
+    expect(r.status).toBe(200);
+    const { commit } = r.json() as { commit: string };
+    await s.waitFor((ev) => ev.filter((e) => e[0] === 'branch-commit').length === 3);
+    const last = s.events().filter((e) => e[0] === 'branch-commit')[2];
+    expect(JSON.parse(last[1])).toMatchObject({
+      commit_id: commit,
+      pool_id: poolId,
+      branch: 'main',
+    });
+    s.close();
+  });
+
   test('a subscriber that stops reading does not hold up writers and is dropped', async () => {
     // A raw client that asks for events and then never reads its socket.
     const sock = net.connect(t.port, '127.0.0.1');
