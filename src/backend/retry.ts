@@ -65,13 +65,19 @@ const NETWORK_CODES = new Set([
   'UND_ERR_SOCKET',
 ]);
 
+const NETWORK_TEXT = new RegExp(
+  `socket hang up|premature close|\\bTimeoutError\\b|\\b(?:${[...NETWORK_CODES].join('|')})\\b`,
+  'i',
+);
+
 /** A dropped or refused connection, or a timeout, anywhere in the cause chain. */
 export function isNetworkError(e: unknown): boolean {
   for (let x = e as { code?: string; name?: string; message?: string; cause?: unknown }; x;) {
     if (x.code && NETWORK_CODES.has(x.code)) return true;
     if (x.name === 'TimeoutError' || x.name === 'AbortError') return true;
-    if (typeof x.message === 'string' && /socket hang up|premature close/i.test(x.message))
-      return true;
+    // By text too: the AWS SDK rewraps an error it does not recognise as
+    // one (from another realm, say) into a plain Error naming it.
+    if (typeof x.message === 'string' && NETWORK_TEXT.test(x.message)) return true;
     x = x.cause as typeof x;
   }
   return false;

@@ -384,21 +384,22 @@ zed query -z 'from empty@main:rawlog | yield nameof(this)'
     );
   });
 
+  // Pool names of their own: the server is shared with the tests above.
   test("the reference service's texts: unknown pools and branches, no lake location", async () => {
     const r = await script(`
-zed create -q p1
-zed create -q p2
-zed rename p2 p3 | sed 's/\\w\\{27\\}/ID/'
-zed drop -f p1
-! zed rename p1 p4
-! zed drop -f p1
-! zed use p3@branch
+zed create -q t1
+zed create -q t2
+zed rename t2 t3 | sed 's/\\w\\{27\\}/ID/'
+zed drop -f t1
+! zed rename t1 t4
+! zed drop -f t1
+! zed use t3@branch
 zed ls -lake ''
 `);
-    expect(r.stdout).toBe('pool ID renamed from p2 to p3\npool deleted: p1\n');
+    expect(r.stdout).toBe('pool ID renamed from t2 to t3\npool deleted: t1\n');
     expect(r.stderr).toBe(
-      '"p1": pool not found\n' +
-        '"p1": pool not found\n' +
+      '"t1": pool not found\n' +
+        '"t1": pool not found\n' +
         'branch not found\n' +
         'lake location must be set (either with the -lake flag or ZED_LAKE environment variable)\n',
     );
