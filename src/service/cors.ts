@@ -78,10 +78,12 @@ export function corsMiddleware(origins: string[]) {
         (method === 'OPTIONS' || ALLOWED_METHODS.includes(method)) &&
         headers.every((h) => ALLOWED_HEADERS.includes(h.toLowerCase()));
       if (ok) {
-        res.setHeader('Access-Control-Allow-Origin', all ? '*' : origin);
-        res.setHeader('Access-Control-Allow-Methods', method);
-        if (headers.length > 0) res.setHeader('Access-Control-Allow-Headers', headers.join(', '));
+        // In the order Go's server writes them (sorted by name), so a
+        // script that greps the headers sees the reference's lines.
         res.setHeader('Access-Control-Allow-Credentials', 'true');
+        if (headers.length > 0) res.setHeader('Access-Control-Allow-Headers', headers.join(', '));
+        res.setHeader('Access-Control-Allow-Methods', method);
+        res.setHeader('Access-Control-Allow-Origin', all ? '*' : origin);
       }
       res.status(204).end();
       return;
@@ -93,8 +95,8 @@ export function corsMiddleware(origins: string[]) {
       allowed(origin) &&
       (req.method === 'OPTIONS' || ALLOWED_METHODS.includes(req.method))
     ) {
-      res.setHeader('Access-Control-Allow-Origin', all ? '*' : origin);
       res.setHeader('Access-Control-Allow-Credentials', 'true');
+      res.setHeader('Access-Control-Allow-Origin', all ? '*' : origin);
       res.setHeader('Access-Control-Expose-Headers', 'X-Request-Id');
     }
     next();

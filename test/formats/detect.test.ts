@@ -28,6 +28,19 @@ describe('format detection', () => {
     expect(await detect(input, 3)).toBe(want);
   });
 
+  test('a query response saved with its control messages reads as JSON (curl-query-split.yaml)', async () => {
+    const saved =
+      '{"type":"QueryChannelSet","value":{"channel_id":0}}\n' +
+      '{"type":{"kind":"primitive","name":"int64"},"value":"1"}\n' +
+      '{"type":"QueryChannelEnd","value":{"channel_id":0}}\n';
+    expect(await detect(saved)).toBe('json');
+    expect(await values(Buffer.from(saved))).toEqual([
+      '{type:"QueryChannelSet",value:{channel_id:0}}',
+      '{type:{kind:"primitive",name:"int64"},value:"1"}',
+      '{type:"QueryChannelEnd",value:{channel_id:0}}',
+    ]);
+  });
+
   test('the whole input is read after detection, across chunk boundaries', async () => {
     const lines = Array.from({ length: 5000 }, (_, i) => `{"n":${i}}`).join('\n');
     const got = await values(Buffer.from(lines));

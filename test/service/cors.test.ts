@@ -1,4 +1,21 @@
+import * as http from 'node:http';
 import { call, startService, TestService } from './helpers';
+
+/** The CORS header lines in the order the server wrote them (fetch sorts them). */
+function rawAllowLines(base: string, method: string, headers: Record<string, string>) {
+  return new Promise<string[]>((resolve, reject) => {
+    const req = http.request(new URL('/query', base), { method, headers }, (res) => {
+      res.resume();
+      const out: string[] = [];
+      for (let i = 0; i < res.rawHeaders.length; i += 2)
+        if (/^access-control-allow/i.test(res.rawHeaders[i]))
+          out.push(`${res.rawHeaders[i]}: ${res.rawHeaders[i + 1]}`);
+      resolve(out);
+    });
+    req.on('error', reject);
+    req.end(method === 'POST' ? '{"query":"from :pools"}' : undefined);
+  });
+}
 
 function allowHeaders(h: Headers): string[] {
   const out: string[] = [];
@@ -34,6 +51,30 @@ describe('CORS with -cors.origin', () => {
       'access-control-allow-headers: Content-Type, Authorization',
       'access-control-allow-methods: POST',
       'access-control-allow-origin: http://a',
+    ]);
+  });
+
+  test('the headers come in the reference’s order, sorted by name (curl-cors.yaml)', async () => {
+    expect(
+      await rawAllowLines(t.base, 'OPTIONS', {
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'content-type, authorization',
+        Origin: 'http://a',
+      }),
+    ).toEqual([
+      'Access-Control-Allow-Credentials: true',
+      'Access-Control-Allow-Headers: Content-Type, Authorization',
+      'Access-Control-Allow-Methods: POST',
+      'Access-Control-Allow-Origin: http://a',
+    ]);
+    expect(
+      await rawAllowLines(t.base, 'POST', {
+        Origin: 'http://wildcard.b',
+        Accept: 'application/json',
+      }),
+    ).toEqual([
+      'Access-Control-Allow-Credentials: true',
+      'Access-Control-Allow-Origin: http://wildcard.b',
     ]);
   });
 

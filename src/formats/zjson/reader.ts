@@ -1,9 +1,11 @@
 // ZJSON reader: one {"type":...,"value":...} object per line, decoded as
 // the reference's zjsonio reader decodes them, with its error texts
 // ("line N: ..."). Lines whose "type" is a string are control messages
-// (QueryChannelSet, QueryStats, ...) as the service writes with ctrl=T; like
-// the reference's JavaScript client, the reader passes them to a callback
-// and does not return them as values.
+// (QueryChannelSet, QueryStats, ...) as the service writes with ctrl=T; a
+// reader given onControl (a client of the service) passes them to it and
+// does not return them as values. Without it they are malformed, as in the
+// reference's zjsonio reader, so a response saved with ctrl=T reads as JSON
+// when the format is detected.
 
 import { TypeContext } from '../../zed/context';
 import { bytesCompare } from '../../zed/primitive';
@@ -142,7 +144,12 @@ export class ZJSONReader implements ValueReader {
     }
     const o = obj as { type?: unknown; value?: unknown };
     if (typeof o.type === 'string') {
-      this.onControl?.({ type: o.type, value: o.value });
+      if (!this.onControl)
+        this.fail(
+          `line ${this.lineNo}: malformed ZJSON: bad type object: ${goQuoteBytes(buf, s, e)}: JSON field "type" in Go struct type "zjsonio.Object": value of type "string" not assignable to type "zjsonio.zType"`,
+          start,
+        );
+      this.onControl({ type: o.type, value: o.value });
       return null;
     }
     let t: Type;

@@ -370,6 +370,10 @@ describe('ZJSON reader: errors', () => {
       '{"type":' + int64 + ',"value":"1"',
       'line 1: malformed ZJSON: bad type object: "{\\"type\\":{\\"kind\\":\\"primitive\\",\\"name\\":\\"int64\\"},\\"value\\":\\"1\\"": unpacker error parsing JSON: unexpected end of JSON input',
     ],
+    [
+      '{"type":"QueryChannelEnd","value":{"channel_id":0}}',
+      'line 1: malformed ZJSON: bad type object: "{\\"type\\":\\"QueryChannelEnd\\",\\"value\\":{\\"channel_id\\":0}}": JSON field "type" in Go struct type "zjsonio.Object": value of type "string" not assignable to type "zjsonio.zType"',
+    ],
     ['{"type":{"kind":"ref","id":31},"value":"1"}', 'ZJSON unknown type reference: 31'],
     ['{"type":{"kind":"primitive","name":"int65"},"value":"1"}', 'ZJSON unknown type: int65'],
     ['{"type":' + int64 + ',"value":"x"}', 'line 1: invalid integer: x'],
