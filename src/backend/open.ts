@@ -26,6 +26,11 @@ export interface BackendOptions {
   redis?: string;
   redisPrefix?: string;
   redisPassword?: string;
+  /**
+   * Open a lake directory without owning it (a short-lived lake command):
+   * refused while a server owns it, and not kept from other commands.
+   */
+  shared?: boolean;
 }
 
 export interface OpenOptions extends BackendOptions, LakeOptions {
@@ -62,7 +67,7 @@ export async function openBackends(
       password: o.redisPassword,
     });
   } else if (dir !== null) {
-    coord = await LocalCoordinator.open(path.join(dir, 'coord'));
+    coord = await LocalCoordinator.open(path.join(dir, 'coord'), { shared: o.shared });
     await migrateLegacyRegisters(path.join(dir, 'coord'), storage);
   } else {
     coord = LocalCoordinator.memory();

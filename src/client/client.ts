@@ -164,11 +164,27 @@ export function commitHeader(m: CommitMessage = {}): Record<string, string> {
   };
 }
 
+export interface ClientOptions extends ConnectionOptions {
+  /**
+   * The service is a lake this process opened itself (`-lake DIR`): errors
+   * keep the lake's own texts, as the reference's local lake words them,
+   * instead of the texts its client gives a service's answers.
+   */
+  local?: boolean;
+}
+
 export class LakeClient {
   readonly conn: Connection;
+  readonly local: boolean;
 
-  constructor(lake: string | Connection, opts?: ConnectionOptions) {
+  constructor(lake: string | Connection, opts: ClientOptions = {}) {
     this.conn = typeof lake === 'string' ? new Connection(lake, opts) : lake;
+    this.local = opts.local ?? false;
+  }
+
+  /** Runs op, replacing a response error of the given status with message (service texts). */
+  private translate<T>(op: Promise<T>, status: number, message: string): Promise<T> {
+    return this.local ? op : translate(op, status, message);
   }
 
   get url(): string {
@@ -200,13 +216,17 @@ export class LakeClient {
 
   /** A pool's statistics (GET /pool/{pool}/stats). */
   poolStats(pool: string): Promise<Record<string, unknown>> {
-    return translate(this.conn.json('GET', urlPath('pool', pool, 'stats')), 404, 'pool not found');
+    return this.translate(
+      this.conn.json('GET', urlPath('pool', pool, 'stats')),
+      404,
+      'pool not found',
+    );
   }
 
   /** The commit at a branch's tip. */
   async branchGet(pool: string, branch: string): Promise<CommitResult> {
     const op = this.conn.json<CommitJSON>('GET', urlPath('pool', pool, 'branch', branch));
-    return toCommit(await translate(op, 404, 'branch not found'));
+    return toCommit(await this.translate(op, 404, 'branch not found'));
   }
 
   async createPool(req: CreatePoolRequest): Promise<{ pool: Pool; branch: Branch }> {
@@ -220,7 +240,7 @@ export class LakeClient {
       body,
       contentType: MediaType.JSON,
     });
-    const r = await translate(op, 409, 'pool exists');
+    const r = await this.translate(op, 409, 'pool exists');
     return { pool: toPool(r.pool), branch: toBranch(r.branch) };
   }
 
@@ -232,7 +252,7 @@ export class LakeClient {
   }
 
   removePool(pool: string): Promise<void> {
-    return translate(this.conn.send('DELETE', urlPath('pool', pool)), 404, 'pool not found');
+    return this.translate(this.conn.send('DELETE', urlPath('pool', pool)), 404, 'pool not found');
   }
 
   /** Creates a branch pointing at commit (an ID in either form). */
@@ -241,7 +261,7 @@ export class LakeClient {
       body: JSON.stringify({ name, commit }),
       contentType: MediaType.JSON,
     });
-    return toBranch(await translate(op, 409, 'branch exists'));
+    return toBranch(await this.translate(op, 409, 'branch exists'));
   }
 
   deleteBranch(pool: string, branch: string): Promise<void> {
@@ -445,7 +465,7 @@ export class LakeClient {
     const want = Ksuid.parse(nameOrID);
     const byID = want && all.find((p) => p.id.bytes.equals(want.bytes));
     if (byID) return byID;
-    throw new ClientError(`${JSON.stringify(nameOrID)}: pool not found`);
+    throw new ClientError(`${this.local ? nameOrID : JSON.stringify(nameOrID)}: pool not found`);
   }
 
   /**

@@ -6,7 +6,8 @@
 // embedded lake and replicas on Redis run the same protocol.
 //
 // One process owns a lake directory: a LOCK file in `dir` records its pid,
-// and opening a directory that a live process holds fails.
+// and opening a directory that a live process holds fails. Short-lived
+// lake commands open a directory shared, without owning it (see open).
 
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
@@ -23,24 +24,37 @@ export class LocalCoordinator implements Coordinator {
   private events = new EventLog();
   private closed = false;
 
-  private constructor(private dir: string | null) {
-    this.location = dir ? `local:${dir}` : 'memory';
+  /** dir: the directory this process owns (its lock), if any; at: where the state is. */
+  private constructor(
+    private dir: string | null,
+    at: string | null = dir,
+  ) {
+    this.location = at ? `local:${at}` : 'memory';
   }
 
-  /** Coordination for the lake in dir, owned by this process until closed. */
-  static async open(dir: string): Promise<LocalCoordinator> {
+  /**
+   * Coordination for the lake in dir, owned by this process until closed.
+   * A shared opening (a short-lived lake command) takes no ownership but
+   * is refused while an owner (a server) lives: several short-lived
+   * processes may write at once, their commits ordered by the journal's
+   * create-only versions, but an owner caches register versions that
+   * another process's commits would leave stale.
+   */
+  static async open(dir: string, opts: { shared?: boolean } = {}): Promise<LocalCoordinator> {
     const abs = path.resolve(dir);
     if (openDirs.has(abs))
       throw new Error(`coordination directory ${abs} is already open in this process`);
     await fs.mkdir(abs, { recursive: true });
+    await checkLock(abs);
+    if (opts.shared) return new LocalCoordinator(null, abs);
     await takeLock(abs);
     openDirs.add(abs);
-    return new LocalCoordinator(abs);
+    return new LocalCoordinator(abs, abs);
   }
 
   /** Coordination owning no directory (tests, and several lakes sharing one). */
   static memory(): LocalCoordinator {
-    return new LocalCoordinator(null);
+    return new LocalCoordinator(null, null);
   }
 
   private group(group: string): Map<string, string> {
@@ -111,7 +125,8 @@ export class LocalCoordinator implements Coordinator {
   }
 }
 
-async function takeLock(dir: string): Promise<void> {
+/** Fails when a live process other than this one owns dir. */
+async function checkLock(dir: string): Promise<void> {
   const lock = path.join(dir, LOCK);
   try {
     const pid = Number((await fs.readFile(lock, 'utf8')).trim());
@@ -121,9 +136,12 @@ async function takeLock(dir: string): Promise<void> {
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
   }
+}
+
+async function takeLock(dir: string): Promise<void> {
   const tmp = path.join(dir, '.tmp-' + randomBytes(8).toString('hex'));
   await fs.writeFile(tmp, String(process.pid));
-  await fs.rename(tmp, lock);
+  await fs.rename(tmp, path.join(dir, LOCK));
 }
 
 function alive(pid: number): boolean {

@@ -22,7 +22,7 @@ ID. With no name, lists the branches of the working pool. Use
     const output = new LakeOutputFlags(fs, 'lake');
     return async (args) => {
       if (args.length > 1) throw new Error('too many arguments');
-      const client = lake.connect();
+      const client = await lake.connect();
       if (args.length === 0) {
         const head = lake.head();
         const w = output.open(io.stdout, head.branch);

@@ -4,6 +4,7 @@
 // error prints its message on stderr and exits 1.
 
 import { Readable, Writable } from 'node:stream';
+import { ResponseError } from '../../client/errors';
 import { FlagSet, UsageError } from '../flags';
 import { LakeFlags } from './lakeflags';
 
@@ -95,10 +96,13 @@ export async function runCommand(
     }
     if (e instanceof ExitStatus) return e.code;
     if (isEPIPE(e)) return EXIT_SIGPIPE;
-    io.stderr.write(`${(e as Error).message}\n`);
+    // A lake opened in this process words errors as the lake does, without
+    // the status line a service's answer carries.
+    const text = e instanceof ResponseError && lake.isLocal ? e.detail : (e as Error).message;
+    io.stderr.write(`${text}\n`);
     return 1;
   } finally {
-    lake.close();
+    await lake.close();
   }
 }
 

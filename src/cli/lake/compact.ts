@@ -19,7 +19,7 @@ The old objects remain for time travel until vacuum removes them.
     const commit = new CommitFlags(fs, io.env);
     return async (args) => {
       const ids = args.map((a) => parseID(a).toString());
-      const client = lake.connect();
+      const client = await lake.connect();
       const head = lake.head();
       const pool = await client.lookupPool(head.pool);
       const result = await client.compact(

@@ -51,7 +51,7 @@ pool's data objects.
       const size = flagBytes('S', thresh.value);
       const stride = flagBytes('seekstride', seekStride.value);
       if (args.length !== 1) throw new Error('create requires one argument');
-      const client = lake.connect();
+      const client = await lake.connect();
       const layout = parseOrderBy(orderBy.value);
       const name = args[0];
       const { pool } = await client.createPool({ name, layout, seekStride: stride, thresh: size });

@@ -14,7 +14,7 @@ This cannot be undone, so the command asks for confirmation unless -f is given.
     const force = fs.bool('f', false, 'do not prompt for confirmation');
     return async (args) => {
       if (args.length !== 1) throw new Error('a single pool name must be specified');
-      const client = lake.connect();
+      const client = await lake.connect();
       const name = args[0];
       const pool = await client.lookupPool(name);
       if (!force.value) await confirm(io, `Are you sure you want to delete pool ${goQuote(name)}?`);

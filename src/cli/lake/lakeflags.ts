@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { CommitMessage, DEFAULT_LAKE, LakeClient } from '../../client';
 import { Ksuid } from '../../lake/ksuid';
 import { FlagSet } from '../flags';
+import { isStorageLocation, LocalService, serveLocal } from './locallake';
 
 const HEAD_FILE = '.zed_head';
 
@@ -78,6 +79,8 @@ export class LakeFlags {
   private quiet: { value: boolean };
   private version: { value: boolean };
   private client?: LakeClient;
+  /** The in-process service of a local lake, while a command runs. */
+  private local?: LocalService;
 
   constructor(fs: FlagSet, env: NodeJS.ProcessEnv) {
     this.quiet = fs.bool('q', false, 'quiet mode');
@@ -105,8 +108,13 @@ export class LakeFlags {
     return this.lakeRef.value.replace(/\/+$/, '');
   }
 
+  /** True when -lake names storage (a directory or s3://) rather than a service. */
+  get isLocal(): boolean {
+    return this.lake !== '' && isStorageLocation(this.lake);
+  }
+
   /** The lake service to talk to (made on first use). */
-  connect(): LakeClient {
+  async connect(): Promise<LakeClient> {
     if (this.client) return this.client;
     const url = this.lake;
     if (url === '') {
@@ -114,12 +122,12 @@ export class LakeFlags {
         'lake location must be set (either with the -lake flag or ZED_LAKE environment variable)',
       );
     }
-    if (!/^https?:\/\//.test(url)) {
-      throw new Error(
-        `lake location must be a lake service URL (http:// or https://), not a storage path: ${url}`,
-      );
+    if (isStorageLocation(url)) {
+      this.local = await serveLocal(url);
+      this.client = new LakeClient(this.local.url, { local: true });
+    } else {
+      this.client = new LakeClient(url);
     }
-    this.client = new LakeClient(url);
     return this.client;
   }
 
@@ -140,8 +148,9 @@ export class LakeFlags {
     }
   }
 
-  close(): void {
+  async close(): Promise<void> {
     this.client?.close();
+    await this.local?.close();
   }
 }
 

@@ -60,7 +60,7 @@ Prints the new commit's ID.
       if (args.length === 0) {
         throw new Error('zlake load: at least one input file must be specified (- for stdin)');
       }
-      const client = lake.connect();
+      const client = await lake.connect();
       const show =
         !lake.isQuiet && (progress.value || Boolean((io.stderr as { isTTY?: boolean }).isTTY));
       const meter = show ? new Progress(io.stderr) : undefined;

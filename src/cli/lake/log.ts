@@ -19,7 +19,7 @@ people (the "lake" format); -f zng gives the log records for other tools.
     const output = new LakeOutputFlags(fs, 'lake');
     return async (args) => {
       if (args.length !== 0) throw new Error('no arguments allowed');
-      const client = lake.connect();
+      const client = await lake.connect();
       const head = lake.head();
       const w = output.open(io.stdout, head.branch);
       let q;

@@ -21,7 +21,7 @@ for people (the "lake" format); -f chooses any other output format.
         if (args[0].includes("'")) throw new Error('pool name may not contain quote characters');
         query = `from '${args[0]}':branches`;
       }
-      const client = lake.connect();
+      const client = await lake.connect();
       const w = output.open(io.stdout);
       let q;
       try {

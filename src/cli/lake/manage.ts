@@ -35,7 +35,7 @@ function manageFlags(fs: FlagSet) {
     const out = openLogSink(path.value, mode.value);
     try {
       const log = new Logger(out.sink, parseLogLevel(level.value));
-      return await f(new LakeManager(lake.connect(), conf, log));
+      return await f(new LakeManager(await lake.connect(), conf, log));
     } finally {
       await out.close();
     }

@@ -19,7 +19,7 @@ the target in a new commit. Merging main into another branch needs -f.
       if (args.length === 0) throw new Error('merge target branch must be given');
       if (args.length > 1) throw new Error('too many arguments');
       const target = args[0];
-      const client = lake.connect();
+      const client = await lake.connect();
       const head = lake.head();
       if (head.branch === '' || target === '') {
         throw new Error('both a child and a parent branch name must be specified');

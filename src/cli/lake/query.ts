@@ -34,7 +34,7 @@ statistics on standard error when it completes.
       if (args.length > 1 || (args.length === 0 && includes.value.length === 0))
         throw new NeedHelp();
       const src = args.length === 1 ? args[0] : '';
-      const client = lake.connect();
+      const client = await lake.connect();
       const w = output.open(io.stdout);
       const head = lake.headOrNone();
       let q;

@@ -14,7 +14,7 @@ name. The pool's ID does not change.
     return async (args) => {
       if (args.length !== 2) throw new Error('two pool names must be provided');
       const [oldName, newName] = args;
-      const client = lake.connect();
+      const client = await lake.connect();
       const pool = await client.lookupPool(oldName);
       if (newName === '') throw new Error('no pool name provided');
       await client.renamePool(pool.id.toString(), newName);

@@ -17,7 +17,7 @@ itself be reverted.
     const commit = new CommitFlags(fs, io.env);
     return async (args) => {
       if (args.length !== 1) throw new Error('commit ID must be specified');
-      const client = lake.connect();
+      const client = await lake.connect();
       const head = lake.head();
       const pool = await client.lookupPool(head.pool);
       if (isID(head.branch)) throw new Error('branch must be named');

@@ -33,7 +33,7 @@ off naming the branch with -use on each command.
         c.pool = head.pool;
       }
       if (c.branch === '') c.branch = 'main';
-      const client = lake.connect();
+      const client = await lake.connect();
       const poolID = isID(c.pool) ? c.pool : (await client.lookupPool(c.pool)).id.toString();
       if (isID(c.branch)) {
         // A commit: check it exists by reading its log (the service's

@@ -18,7 +18,7 @@ confirmation unless -f is given; -dryrun only counts the objects.
     const force = fs.bool('f', false, 'do not prompt for confirmation');
     return async () => {
       const at = lake.head();
-      const client = lake.connect();
+      const client = await lake.connect();
       if (!dryrun.value && !force.value) {
         await confirm(
           io,

@@ -29,7 +29,7 @@ address and version. Exits non-zero with the error when it does not answer.
   setup(_fs, lake, io) {
     return async (args) => {
       if (args.length > 0) throw new Error('too many arguments');
-      const client = lake.connect();
+      const client = await lake.connect();
       await client.ping();
       const v = await client.version();
       io.stdout.write(`${client.url}: ok, version ${v}\n`);

@@ -2,6 +2,7 @@
 // the command name, flag errors, help, version and status, and transport
 // errors worded as the reference's client words them.
 
+import * as path from 'node:path';
 import { lakeSession, zlake } from '../../client/helpers';
 
 const session = lakeSession();
@@ -25,9 +26,8 @@ test('the lake location: -lake over ZED_LAKE, a trailing slash dropped, empty is
   });
   r = await zlake(['ls'], { ...session.env(), ZED_LAKE: './lakedir' });
   expect(r.code).toBe(1);
-  expect(r.stderr).toBe(
-    'lake location must be a lake service URL (http:// or https://), not a storage path: ./lakedir\n',
-  );
+  // A storage path is a lake the command opens itself (test/cli/lake/local.test.ts).
+  expect(r.stderr).toBe(`file://${path.resolve('./lakedir')}: lake does not exist\n`);
 });
 
 test('a service that is not there: Go url.Error text', async () => {
