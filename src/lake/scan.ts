@@ -187,6 +187,8 @@ type Place = (typeof Place)[keyof typeof Place];
 class Bounds {
   private start?: Value;
   private end?: Value;
+  private startOpen: boolean;
+  private endOpen: boolean;
   private kc: (a: Value, b: Value) => number;
   readonly active: boolean;
   private desc: boolean;
@@ -196,13 +198,21 @@ class Bounds {
     this.kc = keyCompare(order);
     this.start = this.desc ? range?.upper : range?.lower;
     this.end = this.desc ? range?.lower : range?.upper;
+    this.startOpen = !!(this.desc ? range?.upperOpen : range?.lowerOpen);
+    this.endOpen = !!(this.desc ? range?.lowerOpen : range?.upperOpen);
     this.active = !!(this.start || this.end);
   }
 
   place(k: Value): Place {
     if (k.len < 0) return this.desc ? Place.Before : Place.After;
-    if (this.start && this.kc(k, this.start) < 0) return Place.Before;
-    if (this.end && this.kc(k, this.end) > 0) return Place.After;
+    if (this.start) {
+      const c = this.kc(k, this.start);
+      if (c < 0 || (c === 0 && this.startOpen)) return Place.Before;
+    }
+    if (this.end) {
+      const c = this.kc(k, this.end);
+      if (c > 0 || (c === 0 && this.endOpen)) return Place.After;
+    }
     return Place.In;
   }
 }

@@ -18,9 +18,12 @@ export type { SeekEntry } from './records';
  * A key range in value order: lower ≤ key ≤ upper, either bound optional.
  * Values whose key is null or missing are in no range with a bound.
  */
+/** Keys between lower and upper, each bound included unless marked open (`k < 5`). */
 export interface KeyRange {
   lower?: Value;
   upper?: Value;
+  lowerOpen?: boolean;
+  upperOpen?: boolean;
 }
 
 export async function encodeSeekIndex(entries: SeekEntry[], ctx: TypeContext): Promise<Buffer> {
@@ -40,8 +43,14 @@ export function decodeSeekIndex(buf: Buffer, ctx: TypeContext): SeekEntry[] {
 /** True when the span [min, max] (value order, nulls highest) may hold keys in range. */
 export function overlaps(min: Value, max: Value, range: KeyRange | undefined): boolean {
   if (!range) return true;
-  if (range.lower && compare(max, range.lower, true) < 0) return false;
-  if (range.upper && compare(min, range.upper, true) > 0) return false;
+  if (range.lower) {
+    const c = compare(max, range.lower, true);
+    if (c < 0 || (c === 0 && range.lowerOpen)) return false;
+  }
+  if (range.upper) {
+    const c = compare(min, range.upper, true);
+    if (c > 0 || (c === 0 && range.upperOpen)) return false;
+  }
   return true;
 }
 

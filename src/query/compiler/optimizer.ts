@@ -67,7 +67,7 @@ function rangeable(v: Value): boolean {
   return id <= ID.Time || id === ID.String || id === ID.IP || id === ID.Bool;
 }
 
-type Range = { lower?: Value; upper?: Value };
+type Range = KeyRange;
 
 const flip: Record<string, string> = { '==': '==', '<': '>', '<=': '>=', '>': '<', '>=': '<=' };
 
@@ -83,29 +83,50 @@ export function keyRange(e: dag.Expr, key: readonly string[]): Range | null {
       const r = keyRange(e.rhs, key);
       if (l === null) return r;
       if (r === null) return l;
-      return {
-        lower: maxOf(l.lower, r.lower),
-        upper: minOf(l.upper, r.upper),
-      };
+      const [lower, lowerOpen] = bound(l.lower, l.lowerOpen, r.lower, r.lowerOpen, 1, true);
+      const [upper, upperOpen] = bound(l.upper, l.upperOpen, r.upper, r.upperOpen, -1, true);
+      return { lower, upper, lowerOpen, upperOpen };
     }
     case 'or': {
       const l = keyRange(e.lhs, key);
       const r = keyRange(e.rhs, key);
       if (l === null || r === null) return null;
-      return {
-        lower: l.lower && r.lower ? minOf(l.lower, r.lower) : undefined,
-        upper: l.upper && r.upper ? maxOf(l.upper, r.upper) : undefined,
-      };
+      const [lower, lowerOpen] =
+        l.lower && r.lower ? bound(l.lower, l.lowerOpen, r.lower, r.lowerOpen, -1, false) : [];
+      const [upper, upperOpen] =
+        l.upper && r.upper ? bound(l.upper, l.upperOpen, r.upper, r.upperOpen, 1, false) : [];
+      return { lower, upper, lowerOpen, upperOpen };
     }
     default: {
       const k = keyComparison(e, key);
       if (k === null || !rangeable(k.value)) return null;
       const v = k.value;
       if (k.op === '==') return { lower: v, upper: v };
-      if (k.op === '<' || k.op === '<=') return { upper: v };
-      return { lower: v };
+      if (k.op === '<' || k.op === '<=') return { upper: v, upperOpen: k.op === '<' };
+      return { lower: v, lowerOpen: k.op === '>' };
     }
   }
+}
+
+/**
+ * Of two bounds, the greater (dir 1) or the lesser (dir -1), with whether
+ * it is open: at a tie, an `and` (intersect) keeps it open if either is,
+ * an `or` (union) only if both are. A missing bound yields the other.
+ */
+function bound(
+  a: Value | undefined,
+  aOpen: boolean | undefined,
+  b: Value | undefined,
+  bOpen: boolean | undefined,
+  dir: 1 | -1,
+  intersect: boolean,
+): [Value | undefined, boolean | undefined] {
+  if (!a) return [b, bOpen];
+  if (!b) return [a, aOpen];
+  const c = compare(a, b) * dir;
+  if (c > 0) return [a, aOpen];
+  if (c < 0) return [b, bOpen];
+  return [a, intersect ? !!(aOpen || bOpen) : !!(aOpen && bOpen)];
 }
 
 /**
@@ -123,18 +144,6 @@ function keyComparison(e: dag.Binary, key: readonly string[]): { op: string; val
   }
   if (field.kind !== 'This' || lit.kind !== 'Literal' || !pathEqual(field.path, key)) return null;
   return { op, value: lit.value };
-}
-
-function maxOf(a?: Value, b?: Value): Value | undefined {
-  if (!a) return b;
-  if (!b) return a;
-  return compare(a, b) >= 0 ? a : b;
-}
-
-function minOf(a?: Value, b?: Value): Value | undefined {
-  if (!a) return b;
-  if (!b) return a;
-  return compare(a, b) <= 0 ? a : b;
 }
 
 /**

@@ -20,7 +20,12 @@ async function filterOf(expr: string): Promise<dag.Expr> {
 async function range(expr: string): Promise<string | null> {
   const r = keyRange(await filterOf(expr), ['ts']);
   if (r === null) return null;
-  return `[${r.lower ? formatValue(r.lower) : ''},${r.upper ? formatValue(r.upper) : ''}]`;
+  // Interval notation: ( and ) for open bounds.
+  return (
+    (r.lowerOpen ? '(' : '[') +
+    `${r.lower ? formatValue(r.lower) : ''},${r.upper ? formatValue(r.upper) : ''}` +
+    (r.upperOpen ? ')' : ']')
+  );
 }
 
 describe('filters and pass', () => {
@@ -53,15 +58,24 @@ describe('filters and pass', () => {
 describe('pool-key ranges', () => {
   test('comparisons with constants bound the key', async () => {
     expect(await range('ts == 5')).toBe('[5,5]');
-    expect(await range('ts > 5')).toBe('[5,]');
+    expect(await range('ts > 5')).toBe('(5,]');
     expect(await range('ts <= 5')).toBe('[,5]');
-    expect(await range('5 < ts')).toBe('[5,]');
-    expect(await range('ts >= 1 and ts < 10')).toBe('[1,10]');
+    expect(await range('5 < ts')).toBe('(5,]');
+    expect(await range('ts >= 1 and ts < 10')).toBe('[1,10)');
     expect(await range('ts >= 1 and ts >= 3')).toBe('[3,]');
     expect(await range('ts == 1 or ts == 7')).toBe('[1,7]');
-    expect(await range('ts > 5 and x == 1')).toBe('[5,]');
-    expect(await range('ts > 2020-01-01T00:00:00Z')).toBe('[2020-01-01T00:00:00Z,]');
+    expect(await range('ts > 5 and x == 1')).toBe('(5,]');
+    expect(await range('ts > 2020-01-01T00:00:00Z')).toBe('(2020-01-01T00:00:00Z,]');
     expect(await range('ts == "a"')).toBe('["a","a"]');
+  });
+
+  test('at a tie an and keeps the bound open if either side does, an or only if both do', async () => {
+    expect(await range('ts >= 3 and ts > 3')).toBe('(3,]');
+    expect(await range('ts < 3 and ts <= 3')).toBe('[,3)');
+    expect(await range('ts > 3 or ts >= 3')).toBe('[3,]');
+    expect(await range('ts > 3 or ts > 3')).toBe('(3,]');
+    expect(await range('ts < 3 or ts < 9')).toBe('[,9)');
+    expect(await range('ts < 3 or ts <= 9')).toBe('[,9]');
   });
 
   test('anything else does not', async () => {

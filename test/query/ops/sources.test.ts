@@ -107,6 +107,33 @@ describe('key-range pushdown', () => {
     }
   });
 
+  test('a strict comparison reads no seek-index span that starts at its bound (seek-index-boundaries.yaml)', async () => {
+    // A stride of one byte: a span per value.
+    for (const order of ['asc', 'desc'] as const) {
+      const name = `b${order}`;
+      await lake.createPool(name, { layout: { order, keys: [['ts']] }, seekStride: 1 });
+      await load(name, Array.from({ length: 20 }, (_, i) => `{ts:${i + 1}}`).join(' '));
+      const cases: [string, number][] = [
+        ['ts == 5', 1],
+        ['ts < 2', 1],
+        ['ts <= 2', 2],
+        ['ts > 19', 1],
+        ['ts >= 19', 2],
+        ['ts > 3 and ts < 6', 2],
+      ];
+      for (const [filter, n] of cases) {
+        const ctx = new QueryContext();
+        const q = await compileQuery(`from ${name} | ${filter}`, { lake, ctx });
+        expect([order, filter, (await q.all()).length, ctx.stats.recordsRead]).toEqual([
+          order,
+          filter,
+          n,
+          n,
+        ]);
+      }
+    }
+  });
+
   test('filters that do not bound the key read everything', async () => {
     await lake.createPool('p', { layout: { order: 'asc', keys: [['k']] } });
     await load('p', '{k:1} {k:2}');
