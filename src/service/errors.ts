@@ -29,6 +29,21 @@ export class HttpError extends LakeError {
   }
 }
 
+/** The reference's kind text of a request without valid credentials. */
+export const NO_CREDENTIALS = 'missing authentication credentials';
+
+/**
+ * A request without valid credentials (the reference's srverr
+ * NoCredentials): 401. The message is the reason ("invalid token"), or
+ * the kind's own text when there is none (an empty bearer token).
+ */
+export class NoCredentialsError extends Error {
+  constructor(reason?: string) {
+    super(reason ?? NO_CREDENTIALS);
+    this.name = 'NoCredentialsError';
+  }
+}
+
 export interface ErrorBody {
   type: 'Error';
   kind: string;
@@ -62,6 +77,9 @@ export function errorResponse(e: unknown): { status: number; body: ErrorBody } {
       return { status: err.status, body };
     }
     return { status: statusOf[err.kind], body };
+  }
+  if (err instanceof NoCredentialsError) {
+    return { status: 401, body: { type: 'Error', kind: NO_CREDENTIALS, error: err.message } };
   }
   if (err instanceof ParseError) {
     return {
