@@ -118,11 +118,12 @@ export function errorResponse(e: unknown): { status: number; body: ErrorBody } {
 
 /**
  * JSON text as Go's encoding/json writes it (the reference's error
- * bodies): <, > and & escaped, and a newline at the end.
+ * bodies; with indent, its MarshalIndent): <, > and & escaped, and a
+ * newline at the end.
  */
-export function goJSON(v: unknown): string {
+export function goJSON(v: unknown, indent?: string): string {
   return (
-    JSON.stringify(v).replace(/[<>&\u2028\u2029]/g, (c) => {
+    JSON.stringify(v, null, indent).replace(/[<>&\u2028\u2029]/g, (c) => {
       return '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0');
     }) + '\n'
   );
