@@ -165,6 +165,16 @@ test('each kind of bad token gets its reason', async () => {
   }
 });
 
+test('credentials are checked before anything else of the request', async () => {
+  // A bad Accept header would be 400; without a token it is the 401.
+  let r = await call(base, 'GET', '/pool/x', { headers: { Accept: 'application/x-nope' } });
+  expect([r.status, r.text]).toEqual([401, noToken]);
+  r = await call(base, 'GET', '/pool/x', {
+    headers: { Accept: 'application/x-nope', ...bearer(token) },
+  });
+  expect(r.status).toBe(400);
+});
+
 test('public routes, 404, 405 and CORS preflights need no token', async () => {
   for (const p of ['/', '/status', '/version', '/metrics', '/healthz', '/readyz']) {
     expect([p, (await call(base, 'GET', p)).status]).toEqual([p, 200]);
