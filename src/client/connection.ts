@@ -282,9 +282,10 @@ class ReplayableBody {
       if (stop()) return;
       const r = await this.chunks.next();
       if (r.done) return;
-      // Kept before it is sent: a sending that stops here leaves it for the next.
+      // Kept (a copy: the writer owns its buffers) before it is sent, so a
+      // sending that stops here leaves it for the next.
       if (this.keptBytes + r.value.length <= REPLAY_LIMIT) {
-        this.kept.push(r.value);
+        this.kept.push(Buffer.from(r.value));
         this.keptBytes += r.value.length;
       } else this.overflow = true;
       if (stop()) return;

@@ -293,10 +293,16 @@ test('the event stream needs a token and then streams commits', async () => {
 });
 
 test('refusals are counted in /metrics and logged', async () => {
+  const refusals = () => readFileSync(logPath, 'utf8').split('Unauthorized request').length - 1;
+  // Earlier tests' refusals may still be on their way to the file.
+  await sleep(200);
+  const logged = refusals();
   const before = await metric();
   await call(base, 'GET', '/pool/x');
   await call(base, 'GET', '/pool/x', { headers: bearer('junk') });
   expect((await metric()) - before).toBe(2);
+  // The log is written as it goes: wait for these two lines.
+  for (let i = 0; i < 200 && refusals() < logged + 2; i++) await sleep(10);
   const lines = readFileSync(logPath, 'utf8')
     .split('\n')
     .filter((l) => l.includes('Unauthorized request'))

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Authenticator } from '../../../src/service/auth/authenticator';
 import { loadJWKS } from '../../../src/service/auth/jwks';
+import { TokenValidator } from '../../../src/service/auth/token';
 import { NoCredentialsError } from '../../../src/service/errors';
 import {
   accessToken,
@@ -140,6 +141,18 @@ test('malformed tokens, bad signatures and unknown keys are invalid tokens', () 
   for (const [name, token] of Object.entries(cases)) {
     expect([name, check(`Bearer ${token}`)]).toEqual([name, 'invalid token']);
   }
+});
+
+test('a token that passed is refused once it expires, and each caller gets its own identity', () => {
+  const v = new TokenValidator(AUD, DOMAIN, loadJWKS(path.join(dir, 'jwks.json')));
+  const exp = now() + 100;
+  const t = rs256(claims({ exp }));
+  const first = v.validate(t);
+  expect(first).toEqual({ tenantId: 'test_tenant_id', userId: 'test_user_id' });
+  first.userId = 'changed';
+  expect(v.validate(t, exp - 1).userId).toBe('test_user_id');
+  expect(() => v.validate(t, exp)).toThrow('invalid token');
+  expect(() => v.validate(t, exp + 3600)).toThrow('invalid token');
 });
 
 test('a valid signature by another RSA algorithm is an invalid signing method', () => {
