@@ -4,6 +4,7 @@
 import { createReadStream, promises as fs } from 'node:fs';
 import { isS3Location, localPath, openLake } from '../backend/open';
 import { DEFAULT_CACHE_SIZE } from '../lake';
+import { Authenticator } from '../service/auth/authenticator';
 import { openLogSink, Logger, parseLogLevel } from '../service/log';
 import { isKnownFormat } from '../service/mime';
 import { Service, version } from '../service/server';
@@ -61,7 +62,23 @@ export async function serve(args: string[]): Promise<number> {
     DEFAULT_CACHE_SIZE,
     'bytes of decoded data objects kept in memory for queries (0 turns the cache off)',
   );
-  const auth = fs_.bool('auth.enabled', false, 'enable authentication checks (not supported)');
+  const authEnabled = fs_.bool('auth.enabled', false, 'enable authentication checks');
+  const authAudience = fs_.string(
+    'auth.audience',
+    '',
+    'Auth0 audience for API clients (will be publicly accessible)',
+  );
+  const authClientId = fs_.string(
+    'auth.clientid',
+    '',
+    'Auth0 client ID for API clients (will be publicly accessible)',
+  );
+  const authDomain = fs_.string(
+    'auth.domain',
+    '',
+    'Auth0 domain (as a URL) for API clients (will be publicly accessible)',
+  );
+  const authJwksPath = fs_.string('auth.jwkspath', '', 'path to JSON Web Key Set file');
   const grace = fs_.string(
     'shutdown.grace',
     '30s',
@@ -91,7 +108,6 @@ export async function serve(args: string[]): Promise<number> {
     process.stderr.write(`zlake serve: unexpected arguments: ${rest.join(' ')}\n`);
     return 2;
   }
-  if (auth.value) throw new Error('zlake serve: authentication is not supported');
   if (/^https?:\/\//.test(lakeDir.value)) {
     throw new Error('serve command available for local lakes only');
   }
@@ -113,6 +129,19 @@ export async function serve(args: string[]): Promise<number> {
   };
   if (!(limits.bodyBytes >= 0) || !(limits.queries >= 0)) {
     throw new Error('zlake serve: limits must not be negative');
+  }
+  // The key set is read once: replicas need nothing else to agree on tokens.
+  const auth = Authenticator.open({
+    enabled: authEnabled.value,
+    audience: authAudience.value,
+    clientId: authClientId.value,
+    domain: authDomain.value,
+    jwksPath: authJwksPath.value,
+  });
+  if (auth && auth.keyCount === 0) {
+    log.warn('JWKS file holds no usable keys: every token will be refused', {
+      path: authJwksPath.value,
+    });
   }
   // Tracing (when OTEL_* asks for it) before anything opens a span.
   const tracing = await startTracing();
@@ -143,6 +172,7 @@ export async function serve(args: string[]): Promise<number> {
     rootContent: rootContent.value ? await fs.readFile(rootContent.value) : undefined,
     metrics,
     limits,
+    auth,
   });
   const addr = await service.listen(listen.value);
   log.info('Started', {
@@ -150,6 +180,7 @@ export async function serve(args: string[]): Promise<number> {
     lake: location,
     coordination: lake.coord.location,
     version: version(),
+    auth: auth ? 'auth0' : 'none',
     port: addr.port,
   });
   if (portFile.value) {

@@ -9,6 +9,7 @@ import { pipeline } from 'node:stream/promises';
 import { sourceFromReadable } from '../formats/io';
 import { Ksuid } from '../lake/ksuid';
 import { Value } from '../zed/value';
+import type { Auth0Details } from './auth0';
 import { BodyWriter, Connection, ConnectionOptions, MediaType, urlPath } from './connection';
 import { ResponseError } from './errors';
 import { valueToJS } from '../formats/json';
@@ -79,6 +80,18 @@ export interface LakeEvent {
   type: string;
   /** The event's data (parsed JSON when the stream is JSON, else text). */
   data: unknown;
+}
+
+/** api.AuthMethodResponse: kind "" (none) or "auth0" with the tenant to log in to. */
+export interface AuthMethod {
+  kind: string;
+  auth0?: Auth0Details | null;
+}
+
+/** api.AuthIdentityResponse. */
+export interface AuthIdentity {
+  tenant_id: string;
+  user_id: string;
 }
 
 /** An error the reference's client reports in place of the server's (e.g. "pool exists"). */
@@ -210,8 +223,13 @@ export class LakeClient {
   }
 
   /** The server's authentication method (GET /auth/method). */
-  authMethod(): Promise<Record<string, unknown>> {
+  authMethod(): Promise<AuthMethod> {
     return this.conn.json('GET', '/auth/method');
+  }
+
+  /** Who the server takes this client for (GET /auth/identity). */
+  authIdentity(): Promise<AuthIdentity> {
+    return this.conn.json('GET', '/auth/identity');
   }
 
   /** A pool's statistics (GET /pool/{pool}/stats). */

@@ -29,6 +29,21 @@ export class HttpError extends LakeError {
   }
 }
 
+/** The reference's kind text of a request without valid credentials. */
+export const NO_CREDENTIALS = 'missing authentication credentials';
+
+/**
+ * A request without valid credentials (the reference's srverr
+ * NoCredentials): 401. The message is the reason ("invalid token"), or
+ * the kind's own text when there is none (an empty bearer token).
+ */
+export class NoCredentialsError extends Error {
+  constructor(reason?: string) {
+    super(reason ?? NO_CREDENTIALS);
+    this.name = 'NoCredentialsError';
+  }
+}
+
 export interface ErrorBody {
   type: 'Error';
   kind: string;
@@ -62,6 +77,9 @@ export function errorResponse(e: unknown): { status: number; body: ErrorBody } {
       return { status: err.status, body };
     }
     return { status: statusOf[err.kind], body };
+  }
+  if (err instanceof NoCredentialsError) {
+    return { status: 401, body: { type: 'Error', kind: NO_CREDENTIALS, error: err.message } };
   }
   if (err instanceof ParseError) {
     return {
@@ -100,11 +118,12 @@ export function errorResponse(e: unknown): { status: number; body: ErrorBody } {
 
 /**
  * JSON text as Go's encoding/json writes it (the reference's error
- * bodies): <, > and & escaped, and a newline at the end.
+ * bodies; with indent, its MarshalIndent): <, > and & escaped, and a
+ * newline at the end.
  */
-export function goJSON(v: unknown): string {
+export function goJSON(v: unknown, indent?: string): string {
   return (
-    JSON.stringify(v).replace(/[<>&\u2028\u2029]/g, (c) => {
+    JSON.stringify(v, null, indent).replace(/[<>&\u2028\u2029]/g, (c) => {
       return '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0');
     }) + '\n'
   );

@@ -18,6 +18,8 @@ import {
 } from '../lake/records';
 import { TypeContext } from '../zed/context';
 import { Value } from '../zed/value';
+import { Authenticator } from './auth/authenticator';
+import { anonymous, Identity } from './auth/token';
 import { QueryEngine } from './engine';
 import { HttpError } from './errors';
 import { Logger } from './log';
@@ -37,18 +39,20 @@ import {
 } from './request';
 import { respondValue } from './respond';
 import {
-  authMethodNone,
+  authIdentityResponse,
+  authMethodResponse,
   commitResponse,
   poolStatsResponse,
   queryErrorResponse,
   vacuumResponse,
 } from './responses';
 import { QueryStatusTable } from './query';
-import { parseValue } from '../formats/zson';
 
 /** What every handler can reach. */
 export interface HandlerContext {
   lake: Lake;
+  /** The authentication in force (null: off). */
+  auth: Authenticator | null;
   engine: () => QueryEngine;
   metrics: Metrics;
   statuses: QueryStatusTable;
@@ -87,13 +91,13 @@ function noContent(res: Response): void {
 // ---- auth ----
 
 export const getAuthMethod: Handler = async (c, _req, res) => {
-  await respondValue(res, c.format, authMethodNone());
+  await respondValue(res, c.format, authMethodResponse(c.auth?.details ?? null));
 };
 
 export const getAuthIdentity: Handler = async (c, _req, res) => {
-  // Authentication is off: the identity is empty, as the reference answers.
-  const v = parseValue(new TypeContext(), '{tenant_id:"",user_id:""}(=api.AuthIdentityResponse)');
-  await respondValue(res, c.format, v);
+  // The token's identity; without authentication the reference's anonymous one.
+  const ident = (res.locals.identity as Identity | undefined) ?? anonymous;
+  await respondValue(res, c.format, authIdentityResponse(ident));
 };
 
 // ---- pools ----

@@ -30,6 +30,7 @@ export class Metrics {
   readonly coordDuration: Histogram<'backend' | 'op'>;
   readonly coordErrors: Counter<'backend' | 'op'>;
   readonly queriesRejected: Counter<'reason'>;
+  readonly unauthorized: Counter;
 
   constructor(defaultMetrics = true) {
     const registers = [this.registry];
@@ -125,6 +126,11 @@ export class Metrics {
       name: 'zlake_queries_rejected_total',
       help: 'Queries refused before running, by reason (concurrency: -limit.queries).',
       labelNames: ['reason'],
+      registers,
+    });
+    this.unauthorized = new Counter({
+      name: 'zlake_request_errors_unauthorized_total',
+      help: 'Requests refused (401) for a missing or invalid bearer token.',
       registers,
     });
     this.loads = new Counter({

@@ -12,6 +12,8 @@ import { TypeContext } from '../zed/context';
 import { quoteString } from '../zed/names';
 import { formatTime } from '../zed/nano';
 import { Value } from '../zed/value';
+import { Auth0Details } from './auth/authenticator';
+import { Identity } from './auth/token';
 
 /** Builds a value from ZSON text (responses are small and off the hot path). */
 function zson(text: string): Value {
@@ -49,10 +51,24 @@ export function poolStatsResponse(size: number, span?: { ts: bigint; dur: bigint
   return zson(`{size:${size},span:${s}}(=exec.PoolStats)`);
 }
 
-/** api.AuthMethodResponse with authentication off. */
-export function authMethodNone(): Value {
+/**
+ * api.AuthMethodResponse: kind "" and auth0 null with authentication
+ * off, else kind "auth0" and the Auth0 tenant clients get tokens from.
+ */
+export function authMethodResponse(auth0: Auth0Details | null): Value {
+  if (!auth0) {
+    return zson(
+      '{kind:""(=api.AuthMethod),auth0:null(api.AuthMethodAuth0Details={audience:string,client_id:string,domain:string})}(=api.AuthMethodResponse)',
+    );
+  }
+  const details = `{audience:${quoteString(auth0.audience)},client_id:${quoteString(auth0.clientId)},domain:${quoteString(auth0.domain)}}(=api.AuthMethodAuth0Details)`;
+  return zson(`{kind:"auth0"(=api.AuthMethod),auth0:${details}}(=api.AuthMethodResponse)`);
+}
+
+/** api.AuthIdentityResponse. */
+export function authIdentityResponse(ident: Identity): Value {
   return zson(
-    '{kind:""(=api.AuthMethod),auth0:null(api.AuthMethodAuth0Details={audience:string,client_id:string,domain:string})}(=api.AuthMethodResponse)',
+    `{tenant_id:${quoteString(ident.tenantId)},user_id:${quoteString(ident.userId)}}(=api.AuthIdentityResponse)`,
   );
 }
 

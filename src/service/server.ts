@@ -9,9 +9,10 @@ import { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { Lake } from '../lake';
 import { Ksuid } from '../lake/ksuid';
+import { Authenticator } from './auth/authenticator';
 import { corsMiddleware } from './cors';
 import { QueryEngine } from './engine';
-import { goJSON, HttpError } from './errors';
+import { goJSON, HttpError, NO_CREDENTIALS } from './errors';
 import { EventHub } from './events';
 import * as h from './handlers';
 import { Logger, nopLogger } from './log';
@@ -46,6 +47,8 @@ export interface ServiceOptions {
   metrics?: Metrics;
   /** Request limits (zlake serve -limit.*); 0 or absent means none. */
   limits?: ServiceLimits;
+  /** Bearer-token authentication (zlake serve -auth.*); absent or null: off. */
+  auth?: Authenticator | null;
 }
 
 export interface ServiceLimits {
@@ -97,9 +100,11 @@ export class Service {
   /** Requests being served, event streams and health checks aside. */
   private working = new Set<Promise<void>>();
   private runningQueries = 0;
+  private readonly auth: Authenticator | null;
 
   constructor(opts: ServiceOptions) {
     this.lake = opts.lake;
+    this.auth = opts.auth ?? null;
     this.log = opts.logger ?? nopLogger;
     this.defaultFormat = opts.defaultFormat || 'zson';
     if (!isKnownFormat(this.defaultFormat)) {
@@ -176,6 +181,7 @@ export class Service {
           await handler(
             {
               lake: this.lake,
+              auth: this.auth,
               engine: this.engine,
               metrics: this.metrics,
               statuses: this.statuses,
@@ -191,20 +197,26 @@ export class Service {
         }
       };
 
-    app.get('/auth/identity', api(h.getAuthIdentity));
+    // Every API route needs a token when authentication is on, except
+    // /auth/method (how to get one), as in the reference; the auxiliary
+    // routes above (/, /status, /version, /metrics, health) are public.
+    const guard = this.guard();
+    app.get('/auth/identity', guard, api(h.getAuthIdentity));
     app.get('/auth/method', api(h.getAuthMethod));
     app.get(
       '/events',
+      guard,
       api(async (c, req, res) => this.hub.attach(req, res, this.defaultFormat), true),
     );
-    app.post('/pool', api(h.createPool));
-    app.get('/pool/:pool', api(h.getPool));
-    app.post('/pool/:pool', api(h.createBranch));
-    app.put('/pool/:pool', api(h.renamePool));
-    app.delete('/pool/:pool', api(h.deletePool));
-    app.get('/pool/:pool/branch/:branch', api(h.getBranch));
+    app.post('/pool', guard, api(h.createPool));
+    app.get('/pool/:pool', guard, api(h.getPool));
+    app.post('/pool/:pool', guard, api(h.createBranch));
+    app.put('/pool/:pool', guard, api(h.renamePool));
+    app.delete('/pool/:pool', guard, api(h.deletePool));
+    app.get('/pool/:pool/branch/:branch', guard, api(h.getBranch));
     app.post(
       '/pool/:pool/branch/:branch',
+      guard,
       api(async (c, req, res) => {
         try {
           await h.load(c, req, res);
@@ -215,15 +227,15 @@ export class Service {
         }
       }),
     );
-    app.delete('/pool/:pool/branch/:branch', api(h.deleteBranch));
-    app.post('/pool/:pool/branch/:branch/compact', api(h.compact));
-    app.post('/pool/:pool/branch/:branch/delete', api(h.deleteData));
-    app.post('/pool/:pool/branch/:branch/merge/:child', api(h.merge));
-    app.post('/pool/:pool/branch/:branch/revert/:commit', api(h.revert));
-    app.post('/pool/:pool/revision/:revision/vacuum', api(h.vacuum));
-    app.get('/pool/:pool/stats', api(h.poolStats));
+    app.delete('/pool/:pool/branch/:branch', guard, api(h.deleteBranch));
+    app.post('/pool/:pool/branch/:branch/compact', guard, api(h.compact));
+    app.post('/pool/:pool/branch/:branch/delete', guard, api(h.deleteData));
+    app.post('/pool/:pool/branch/:branch/merge/:child', guard, api(h.merge));
+    app.post('/pool/:pool/branch/:branch/revert/:commit', guard, api(h.revert));
+    app.post('/pool/:pool/revision/:revision/vacuum', guard, api(h.vacuum));
+    app.get('/pool/:pool/stats', guard, api(h.poolStats));
     const maxQueries = opts.limits?.queries ?? 0;
-    app.post('/query', (req, res, next) => {
+    app.post('/query', guard, (req, res, next) => {
       if (maxQueries <= 0) return next();
       if (this.runningQueries >= maxQueries) {
         this.metrics.queriesRejected.inc({ reason: 'concurrency' });
@@ -267,15 +279,15 @@ export class Service {
         ),
       ),
     );
-    app.get('/query/status/:requestID', api(h.queryStatus));
+    app.get('/query/status/:requestID', guard, api(h.queryStatus));
     // Index rules and index objects are not part of zlake yet.
     const notImplemented = api(async () => {
       throw new HttpError('invalid', 'indexes are not implemented by zlake', 501);
     });
-    app.post('/index', notImplemented);
-    app.delete('/index', notImplemented);
-    app.post('/pool/:pool/branch/:branch/index', notImplemented);
-    app.post('/pool/:pool/branch/:branch/index/update', notImplemented);
+    app.post('/index', guard, notImplemented);
+    app.delete('/index', guard, notImplemented);
+    app.post('/pool/:pool/branch/:branch/index', guard, notImplemented);
+    app.post('/pool/:pool/branch/:branch/index/update', guard, notImplemented);
 
     app.use(async (req: Request, res: Response) => {
       await drainBody(req);
@@ -308,6 +320,32 @@ export class Service {
         });
       }
     });
+  }
+
+  /**
+   * The middleware of protected routes: with authentication on, a request
+   * without a valid bearer token is answered 401 (its body read and
+   * dropped first), counted and logged; otherwise its identity is kept in
+   * res.locals.identity for the handlers.
+   */
+  private guard() {
+    const auth = this.auth;
+    if (!auth) return (_req: Request, _res: Response, next: NextFunction) => next();
+    const log = this.log.with({}, 'auth');
+    return (req: Request, res: Response, next: NextFunction) => {
+      try {
+        res.locals.identity = auth.authenticate(req.headers.authorization);
+      } catch (e) {
+        this.metrics.unauthorized.inc();
+        log.info('Unauthorized request', {
+          request_id: res.locals.requestId as string,
+          error: goErrorText(e as Error),
+        });
+        void drainBody(req).then(() => this.fail(res, e, res.locals.log as Logger));
+        return;
+      }
+      next();
+    };
   }
 
   /** Request IDs, one access log line per request, and HTTP metrics. */
@@ -489,6 +527,11 @@ export class Service {
     await closed;
     return finished;
   }
+}
+
+/** The reference's text of a NoCredentials error: its kind, then its reason if it has one. */
+function goErrorText(e: Error): string {
+  return e.message === NO_CREDENTIALS ? e.message : `${NO_CREDENTIALS}: ${e.message}`;
 }
 
 const tracer = trace.getTracer('zlake');

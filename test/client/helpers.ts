@@ -110,8 +110,35 @@ export function zlakeChild(
   });
 }
 
-/** `zlake serve` over a new lake as a child process. */
-export async function serveChild(): Promise<Served & { pid: number }> {
+/**
+ * Runs a script written for the reference's `zed` (zed → zlake) with bash
+ * in dir, the zlake of binDir (zlakeBin) first on PATH, env added.
+ */
+export function bashScript(
+  text: string,
+  dir: string,
+  binDir: string,
+  env: NodeJS.ProcessEnv = {},
+  bashArgs: string[] = [],
+): Promise<Result> {
+  const body = text.replace(/\bzed /g, 'zlake ');
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', [...bashArgs, '-c', body], {
+      cwd: dir,
+      env: { ...process.env, PATH: `${binDir}:${process.env.PATH}`, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+/** `zlake serve` over a new lake as a child process, with more serve flags if given. */
+export async function serveChild(extraArgs: string[] = []): Promise<Served & { pid: number }> {
   const dir = tempDir('zlake-child-lake-');
   const portFile = path.join(dir, 'port');
   const child = spawn(
@@ -128,6 +155,7 @@ export async function serveChild(): Promise<Served & { pid: number }> {
       portFile,
       '-log.level',
       'warn',
+      ...extraArgs,
     ],
     { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] },
   );

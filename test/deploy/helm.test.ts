@@ -68,10 +68,10 @@ function one(docs: Obj[], kind: string): Obj {
   return found[0];
 }
 
-/** The ConfigMap of flags (not the dashboard's). */
+/** The ConfigMap of flags (not the dashboard's or the key set's). */
 function envConfig(docs: Obj[]): Obj {
   return one(
-    docs.filter((d) => !String(d.metadata?.name).endsWith('-dashboard')),
+    docs.filter((d) => !/-(dashboard|auth-jwks)$/.test(String(d.metadata?.name))),
     'ConfigMap',
   );
 }
@@ -112,6 +112,13 @@ const everything: Obj = {
   redis: { auth: { password: 'redispw' } },
   tracing: { enabled: true, endpoint: 'http://otel-collector:4318' },
   config: { corsOrigins: ['https://app.example.com'], limits: { body: 1048576, queries: 8 } },
+  auth: {
+    enabled: true,
+    audience: 'https://lake.example.com',
+    clientId: 'cid',
+    domain: 'https://example.us.auth0.com',
+    jwks: { inline: '{"keys":[]}' },
+  },
 };
 
 describe('chart metadata', () => {
@@ -230,6 +237,7 @@ describe('optional parts', () => {
 
   test('all render', () => {
     expect(kinds(docs)).toEqual([
+      'ConfigMap',
       'ConfigMap',
       'ConfigMap',
       'Deployment',
@@ -381,6 +389,63 @@ describe('optional parts', () => {
     );
   });
 
+  test('auth: the flags reach the environment and the key set the path they name', () => {
+    const cm = envConfig(docs).data;
+    expect(cm).toMatchObject({
+      ZLAKE_AUTH_ENABLED: 'true',
+      ZLAKE_AUTH_AUDIENCE: 'https://lake.example.com',
+      ZLAKE_AUTH_CLIENTID: 'cid',
+      ZLAKE_AUTH_DOMAIN: 'https://example.us.auth0.com',
+      ZLAKE_AUTH_JWKSPATH: '/etc/zlake/auth/jwks.json',
+    });
+    const jwks = docs.find(
+      (d) => d.kind === 'ConfigMap' && d.metadata.name === 'rel-zlake-auth-jwks',
+    );
+    expect(jwks?.data).toEqual({ 'jwks.json': '{"keys":[]}' });
+    const c = container(docs);
+    const mount = (c.volumeMounts as Obj[]).find((m) => m.name === 'auth-jwks');
+    expect(mount).toEqual({ name: 'auth-jwks', mountPath: '/etc/zlake/auth', readOnly: true });
+    const vol = (one(docs, 'Deployment').spec.template.spec.volumes as Obj[]).find(
+      (v) => v.name === 'auth-jwks',
+    );
+    expect(vol!.configMap).toEqual({
+      name: 'rel-zlake-auth-jwks',
+      items: [{ key: 'jwks.json', path: 'jwks.json' }],
+    });
+    // Pods roll when the inline key set changes.
+    const annotations = (d: Obj[]) =>
+      one(d, 'Deployment').spec.template.metadata.annotations['checksum/auth-jwks'];
+    const other = render({ ...everything, auth: { ...everything.auth, jwks: { inline: '{}' } } });
+    expect(annotations(other)).not.toBe(annotations(docs));
+    // Off by default: no variables, no volume.
+    const plain = render();
+    expect(Object.keys(envConfig(plain).data).filter((k) => k.startsWith('ZLAKE_AUTH'))).toEqual(
+      [],
+    );
+    expect((container(plain).volumeMounts as Obj[]).map((m) => m.name)).not.toContain('auth-jwks');
+  });
+
+  test('auth: an existing ConfigMap of the key set is mounted, none is made', () => {
+    const d = render({
+      auth: {
+        enabled: true,
+        audience: 'a',
+        clientId: 'c',
+        domain: 'https://d',
+        jwks: { existingConfigMap: 'lake-jwks', key: 'keys.json', inline: 'ignored' },
+      },
+    });
+    expect(d.filter((x) => x.kind === 'ConfigMap')).toHaveLength(1);
+    expect(envConfig(d).data.ZLAKE_AUTH_JWKSPATH).toBe('/etc/zlake/auth/keys.json');
+    const vol = (one(d, 'Deployment').spec.template.spec.volumes as Obj[]).find(
+      (v) => v.name === 'auth-jwks',
+    );
+    expect(vol!.configMap).toEqual({
+      name: 'lake-jwks',
+      items: [{ key: 'keys.json', path: 'keys.json' }],
+    });
+  });
+
   test('a local lake runs one replica without Redis', () => {
     const d = render({ replicaCount: 1, lake: { location: '/data/lake' }, redis: { url: '' } });
     expect(envConfig(d).data.ZED_LAKE).toBe('/data/lake');
@@ -405,6 +470,9 @@ describe('bad values fail', () => {
     ['a bad duration', { config: { shutdownGrace: 'thirty seconds' } }, /shutdownGrace/],
     ['cacheSize below 0', { config: { cacheSize: -1 } }, /cacheSize/],
     ['tracing protocol', { tracing: { protocol: 'udp' } }, /protocol/],
+    ['a misspelt auth key', { auth: { clientID: 'c' } }, /clientID/],
+    ['auth.enabled as a string', { auth: { enabled: 'yes' } }, /enabled/],
+    ['a JWKS key with a slash', { auth: { jwks: { key: 'a/b' } } }, /key/],
   ])('schema: %s', (_name, values, where) => {
     const r = template(values);
     expect(r.status).not.toBe(0);
@@ -432,6 +500,16 @@ describe('bad values fail', () => {
     ],
     ['half the S3 keys', { s3: { credentials: { accessKeyId: 'a' } } }, /both/],
     ['tracing without an endpoint', { tracing: { enabled: true } }, /tracing.endpoint/],
+    [
+      'auth without a domain',
+      { auth: { enabled: true, audience: 'a', clientId: 'c', jwks: { inline: '{}' } } },
+      /auth.domain/,
+    ],
+    [
+      'auth without a key set',
+      { auth: { enabled: true, audience: 'a', clientId: 'c', domain: 'https://d' } },
+      /auth.jwks.existingConfigMap or auth.jwks.inline/,
+    ],
   ])('chart checks: %s', (_name, values, message) => {
     const r = template(values);
     expect(r.status).not.toBe(0);

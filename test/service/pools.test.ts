@@ -265,7 +265,11 @@ describe('service routes', () => {
     r = await call(t.base, 'GET', '/auth/method');
     expect(r.text).toMatch(/^\{kind:""\(=api\.AuthMethod\),auth0:null\(/);
     r = await call(t.base, 'GET', '/auth/identity', { headers: { Accept: 'application/json' } });
-    expect(r.json()).toEqual({ tenant_id: '', user_id: '' });
+    // Without authentication, the reference's anonymous identity.
+    expect(r.json()).toEqual({
+      tenant_id: 'tenant_000000000000000000000000001',
+      user_id: 'user_000000000000000000000000001',
+    });
     r = await call(t.base, 'GET', '/');
     expect(r.status).toBe(200);
     expect(r.headers.get('content-type')).toMatch(/text\/html/);

@@ -92,6 +92,13 @@ Seconds in a Go duration of hours, minutes and seconds ("30s", "1m30s").
 {{- end }}
 
 {{/*
+The ConfigMap holding the JSON Web Key Set: the user's, or the chart's.
+*/}}
+{{- define "zlake.jwksConfigMap" -}}
+{{- .Values.auth.jwks.existingConfigMap | default (printf "%s-auth-jwks" (include "zlake.fullname" .)) }}
+{{- end }}
+
+{{/*
 Checks that values.schema.json cannot express. Included by the Deployment.
 */}}
 {{- define "zlake.validate" -}}
@@ -119,5 +126,13 @@ Checks that values.schema.json cannot express. Included by the Deployment.
 {{- end }}
 {{- if and .Values.tracing.enabled (not .Values.tracing.endpoint) }}
 {{- fail "zlake: tracing.enabled needs tracing.endpoint" }}
+{{- end }}
+{{- with .Values.auth }}
+{{- if and .enabled (not (and .audience .clientId .domain)) }}
+{{- fail "zlake: auth.enabled needs auth.audience, auth.clientId and auth.domain" }}
+{{- end }}
+{{- if and .enabled (not (or .jwks.existingConfigMap .jwks.inline)) }}
+{{- fail "zlake: auth.enabled needs the key set: auth.jwks.existingConfigMap or auth.jwks.inline" }}
+{{- end }}
 {{- end }}
 {{- end }}

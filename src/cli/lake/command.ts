@@ -106,6 +106,33 @@ export async function runCommand(
   }
 }
 
+/**
+ * Runs the subcommand args[0] of the command named parent with the rest
+ * of args, the root flags carried over; no subcommand prints the help,
+ * an unknown one lists those that are not hidden.
+ */
+export async function runSubcommand(
+  parent: string,
+  subcommands: Record<string, LakeCommand>,
+  args: string[],
+  lake: LakeFlags,
+  io: CommandIO,
+  hidden: string[] = [],
+): Promise<void> {
+  if (args.length === 0) throw new NeedHelp();
+  const sub = subcommands[args[0]];
+  if (!sub) {
+    const names = Object.keys(subcommands)
+      .filter((n) => !hidden.includes(n))
+      .sort();
+    throw new Error(
+      `"zlake ${parent}": no such sub-command ${JSON.stringify(args[0])}: options are: ${names.join(' ')}`,
+    );
+  }
+  const code = await runCommand(sub, [...lake.carried(), ...args.slice(1)], io);
+  if (code !== 0) throw new ExitStatus(code);
+}
+
 /** zlake's version, as `-version` prints it. */
 export function cliVersion(): string {
   try {

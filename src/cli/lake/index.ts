@@ -8,6 +8,7 @@ import { LakeFlags } from './lakeflags';
 // Each command is loaded on first use, so a command that needs no data
 // formats (create, use, drop, ...) starts without loading them all.
 const loaders: Record<string, () => Promise<LakeCommand>> = {
+  auth: async () => (await import('./auth')).auth,
   branch: async () => (await import('./branch')).branch,
   compact: async () => (await import('./compact')).compact,
   create: async () => (await import('./create')).create,

@@ -7,7 +7,13 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { homedir, hostname, userInfo } from 'node:os';
 import * as path from 'node:path';
-import { CommitMessage, DEFAULT_LAKE, LakeClient } from '../../client';
+import {
+  CommitMessage,
+  CredentialStore,
+  DEFAULT_LAKE,
+  LakeClient,
+  StoredTokenRefresher,
+} from '../../client';
 import { Ksuid } from '../../lake/ksuid';
 import { FlagSet } from '../flags';
 import { isStorageLocation, LocalService, serveLocal } from './locallake';
@@ -78,6 +84,7 @@ export class LakeFlags {
   private use: { value: string };
   private quiet: { value: boolean };
   private version: { value: boolean };
+  private configDirRef: { value: string };
   private client?: LakeClient;
   /** The in-process service of a local lake, while a command runs. */
   private local?: LocalService;
@@ -89,7 +96,11 @@ export class LakeFlags {
       readHead(env),
       'commit to use, i.e., pool, pool@branch, or pool@commit',
     );
-    fs.string('configdir', path.join(homedir(), '.zed'), 'configuration and credentials directory');
+    this.configDirRef = fs.string(
+      'configdir',
+      path.join(homedir(), '.zed'),
+      'configuration and credentials directory',
+    );
     const dflt = env.ZED_LAKE !== undefined ? env.ZED_LAKE : DEFAULT_LAKE;
     this.lakeRef = fs.string('lake', dflt, `lake location (env ZED_LAKE) (default ${dflt})`);
     this.version = fs.bool('version', false, 'print version and exit');
@@ -113,7 +124,29 @@ export class LakeFlags {
     return this.lake !== '' && isStorageLocation(this.lake);
   }
 
-  /** The lake service to talk to (made on first use). */
+  /** -configdir: where the credentials file is. */
+  get configDir(): string {
+    return this.configDirRef.value;
+  }
+
+  /** The credentials file of -configdir. */
+  authStore(): CredentialStore {
+    return new CredentialStore(path.join(this.configDir, 'credentials.json'));
+  }
+
+  /**
+   * The root flags as arguments, for a command that runs a subcommand
+   * (the subcommand parses them afresh).
+   */
+  carried(): string[] {
+    return ['-lake', this.lake, '-configdir', this.configDir, ...(this.isQuiet ? ['-q'] : [])];
+  }
+
+  /**
+   * The lake service to talk to (made on first use), sending the access
+   * token stored for it, if any, and refreshing it when the service
+   * refuses it. A storage location is opened in this process.
+   */
   async connect(): Promise<LakeClient> {
     if (this.client) return this.client;
     const url = this.lake;
@@ -126,7 +159,12 @@ export class LakeFlags {
       this.local = await serveLocal(url);
       this.client = new LakeClient(this.local.url, { local: true });
     } else {
-      this.client = new LakeClient(url);
+      const store = this.authStore();
+      const tokens = store.tokens(url);
+      this.client = new LakeClient(
+        url,
+        tokens ? { token: tokens.access, refresher: new StoredTokenRefresher(store, url) } : {},
+      );
     }
     return this.client;
   }

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { Logger, openLogSink, parseLogLevel } from '../../service/log';
 import { FlagSet } from '../flags';
-import { CommandIO, ExitStatus, LakeCommand, NeedHelp, runCommand } from './command';
+import { CommandIO, LakeCommand, runSubcommand } from './command';
 import { LakeManager, ManageConfig, parseManageConfig } from './lakemanage';
 import { LakeFlags } from './lakeflags';
 
@@ -102,18 +102,6 @@ given with -config sets the cold thresholds, index rules and branch per
 pool.
 `,
   setup(_fs, lake, io: CommandIO) {
-    return async (args) => {
-      if (args.length === 0) throw new NeedHelp();
-      const sub = subcommands[args[0]];
-      if (!sub) {
-        throw new Error(
-          `"zlake manage": no such sub-command ${JSON.stringify(args[0])}: options are: monitor update`,
-        );
-      }
-      // Root flags given before the subcommand carry over.
-      const carried = ['-lake', lake.lake, ...(lake.isQuiet ? ['-q'] : [])];
-      const code = await runCommand(sub, [...carried, ...args.slice(1)], io);
-      if (code !== 0) throw new ExitStatus(code);
-    };
+    return (args) => runSubcommand('manage', subcommands, args, lake, io);
   },
 };

@@ -59,7 +59,7 @@ test('root flags may come before the command name', async () => {
   expect(r.code).toBe(1);
   expect(r.stdout).toBe('');
   expect(r.stderr).toMatch(
-    /^"zlake": no such sub-command "nosuchcommand": options are: branch compact create .* zq\n$/,
+    /^"zlake": no such sub-command "nosuchcommand": options are: auth branch compact create .* zq\n$/,
   );
 });
 

@@ -1,15 +1,11 @@
 // Runs scripts written for the reference's `zed` client (the command name
 // changed to `zlake`) with bash, in a new directory holding the given files.
 
-import { spawn } from 'node:child_process';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import { tempDir } from '../../client/helpers';
+import { bashScript, Result, tempDir } from '../../client/helpers';
 
-export interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
+export interface Run extends Result {
   /** The directory the script ran in. */
   dir: string;
 }
@@ -23,24 +19,6 @@ export async function runScript(
 ): Promise<Run> {
   const dir = tempDir('zlake-script-');
   for (const [name, data] of Object.entries(files)) await fsp.writeFile(path.join(dir, name), data);
-  const body = text.replace(/\bzed /g, 'zlake ');
-  return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-c', body], {
-      cwd: dir,
-      env: {
-        ...process.env,
-        PATH: `${bin}:${process.env.PATH}`,
-        ZED_HEAD_DIR: dir,
-        ZED_USER: 'testuser',
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr, dir }));
-  });
+  const r = await bashScript(text, dir, bin, { ZED_HEAD_DIR: dir, ZED_USER: 'testuser', ...env });
+  return { ...r, dir };
 }
