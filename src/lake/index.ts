@@ -5,10 +5,15 @@ export type {
   CommitMessage,
   CommitResult,
   DeleteWhereOptions,
+  IndexFilter,
+  IndexOptions,
+  IndexRule,
   LakeOptions,
+  LakeScanOptions,
   LoadResult,
   PoolOptions,
   PoolStats,
+  RuleSpec,
 } from './lake';
 export { LakeError, isLakeError, kindText, invalid, notFound, conflict } from './errors';
 export type { LakeErrorKind } from './errors';

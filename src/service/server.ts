@@ -14,6 +14,7 @@ import { QueryEngine } from './engine';
 import { goJSON, HttpError } from './errors';
 import { EventHub } from './events';
 import * as h from './handlers';
+import * as ix from './indexes';
 import { Logger, nopLogger } from './log';
 import { Metrics } from './metrics';
 import { isKnownFormat, negotiate } from './mime';
@@ -268,14 +269,10 @@ export class Service {
       ),
     );
     app.get('/query/status/:requestID', api(h.queryStatus));
-    // Index rules and index objects are not part of zlake yet.
-    const notImplemented = api(async () => {
-      throw new HttpError('invalid', 'indexes are not implemented by zlake', 501);
-    });
-    app.post('/index', notImplemented);
-    app.delete('/index', notImplemented);
-    app.post('/pool/:pool/branch/:branch/index', notImplemented);
-    app.post('/pool/:pool/branch/:branch/index/update', notImplemented);
+    app.post('/index', api(ix.addIndexRules));
+    app.delete('/index', api(ix.deleteIndexRules));
+    app.post('/pool/:pool/branch/:branch/index', api(ix.applyIndex));
+    app.post('/pool/:pool/branch/:branch/index/update', api(ix.updateIndex));
 
     app.use(async (req: Request, res: Response) => {
       await drainBody(req);

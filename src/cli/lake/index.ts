@@ -13,6 +13,7 @@ const loaders: Record<string, () => Promise<LakeCommand>> = {
   create: async () => (await import('./create')).create,
   delete: async () => (await import('./delete')).del,
   drop: async () => (await import('./drop')).drop,
+  index: async () => (await import('./indexing')).index,
   load: async () => (await import('./load')).load,
   log: async () => (await import('./log')).log,
   ls: async () => (await import('./ls')).ls,
