@@ -248,3 +248,47 @@ export function lakeSession(): Session {
     },
   };
 }
+
+export interface ScriptRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs a script written for the reference's `zed` client (zed → zlake) by
+ * bash in a new directory holding the given files, against the lake
+ * service at url, with the zlake of binDir (zlakeBin) first on PATH.
+ */
+export async function runScript(
+  binDir: string,
+  url: string,
+  text: string,
+  files: Record<string, string> = {},
+): Promise<ScriptRun> {
+  const dir = tempDir('zlake-script-');
+  for (const [name, data] of Object.entries(files)) await fsp.writeFile(path.join(dir, name), data);
+  const body = text.replace(/\bzed /g, 'zlake ');
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', ['-c', body], {
+      cwd: dir,
+      env: {
+        ...process.env,
+        PATH: `${binDir}:${process.env.PATH}`,
+        ZED_LAKE: url,
+        ZED_HEAD_DIR: dir,
+        ZED_USER: 'testuser',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      rmSync(dir, { recursive: true, force: true });
+      resolve({ code: code ?? -1, stdout, stderr });
+    });
+  });
+}

@@ -2,10 +2,17 @@
 // command name changed to `zlake`, run by bash against `zlake serve` in a
 // separate process. Each checks what the script prints.
 
-import { spawn } from 'node:child_process';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import { serveChild, Served, tempDir, zlakeBin, zlakeChild } from '../../client/helpers';
+import {
+  runScript,
+  ScriptRun,
+  serveChild,
+  Served,
+  tempDir,
+  zlakeBin,
+  zlakeChild,
+} from '../../client/helpers';
 
 // Many processes on a busy machine: allow time.
 jest.setTimeout(240000);
@@ -21,36 +28,9 @@ afterAll(async () => {
   await srv.close();
 });
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs a reference-style script (zed → zlake) in a new directory with the given files. */
-async function script(text: string, files: Record<string, string> = {}): Promise<Run> {
-  const dir = tempDir('zlake-script-');
-  for (const [name, data] of Object.entries(files)) await fsp.writeFile(path.join(dir, name), data);
-  const body = text.replace(/\bzed /g, 'zlake ');
-  return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-c', body], {
-      cwd: dir,
-      env: {
-        ...process.env,
-        PATH: `${bin}:${process.env.PATH}`,
-        ZED_LAKE: srv.url,
-        ZED_HEAD_DIR: dir,
-        ZED_USER: 'testuser',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
+/** Runs a reference-style script (zed → zlake) against the shared server. */
+function script(text: string, files: Record<string, string> = {}): Promise<ScriptRun> {
+  return runScript(bin, srv.url, text, files);
 }
 
 test('load, query, delete by ID and by filter (delete.yaml, delete-where.yaml)', async () => {
