@@ -14,6 +14,7 @@ export type {
   PoolOptions,
   PoolStats,
   RuleSpec,
+  ScanTotals,
 } from './lake';
 export { LakeError, isLakeError, kindText, invalid, notFound, conflict } from './errors';
 export type { LakeErrorKind } from './errors';

@@ -78,6 +78,20 @@ export interface PoolStats {
   span?: { ts: bigint; dur: bigint };
 }
 
+/** What the lake's scans have read and skipped since it opened (for metrics). */
+export interface ScanTotals {
+  scans: number;
+  /** Bytes of data objects scans covered (from storage or the scan cache). */
+  bytesRead: number;
+  objectsRead: number;
+  /** Objects skipped for their key span. */
+  objectsSkipped: number;
+  /** Objects skipped because their indexes ruled them out. */
+  objectsPruned: number;
+  /** Bytes of index objects read to decide that. */
+  indexBytesRead: number;
+}
+
 export interface LakeOptions {
   /**
    * Bytes of decoded data-object streams scans may keep in memory (the
@@ -103,6 +117,14 @@ export class Lake {
   private indexRules: IndexRuleStore;
   /** Looks keys up in index objects (and caches what it read). */
   readonly indexReader: IndexReader;
+  readonly scanTotals: ScanTotals = {
+    scans: 0,
+    bytesRead: 0,
+    objectsRead: 0,
+    objectsSkipped: 0,
+    objectsPruned: 0,
+    indexBytesRead: 0,
+  };
   private unsubscribe: () => void;
 
   constructor(
@@ -455,7 +477,7 @@ export class Lake {
     commit: Ksuid,
     opts: ScanOptions,
   ): PoolScan {
-    return new PoolScan(
+    const scan = new PoolScan(
       this.storage,
       pool,
       objects,
@@ -464,6 +486,16 @@ export class Lake {
       commit.toString(),
       this.cache,
     );
+    scan.onDone = (s) => {
+      const t = this.scanTotals;
+      t.scans++;
+      t.bytesRead += s.bytesRead;
+      t.objectsRead += s.objectsRead;
+      t.objectsSkipped += s.objectsSkipped;
+      t.objectsPruned += s.objectsPruned;
+      t.indexBytesRead += s.indexBytesRead;
+    };
+    return scan;
   }
 
   private async seekIndex(pool: PoolConfig, o: DataObject): Promise<SeekEntry[]> {

@@ -109,12 +109,24 @@ export class PoolScan {
     this.bounds = new Bounds(pool.layout.order, opts.exact === false ? undefined : range);
   }
 
+  /** Called once with the scan's stats when it ends or is closed (the lake's totals). */
+  onDone: ((stats: ScanStats) => void) | null = null;
+
+  private done(): void {
+    const f = this.onDone;
+    this.onDone = null;
+    f?.(this.stats);
+  }
+
   /** The next batch of values in pool order, or null at the end. */
   async pull(): Promise<Value[] | null> {
     for (;;) {
       if (this.closed) return null;
       if (!this.current) {
-        if (this.group >= this.groups.length) return null;
+        if (this.group >= this.groups.length) {
+          this.done();
+          return null;
+        }
         const objs = this.groups[this.group++];
         const cursors = objs.map((o, i) => this.cursor(o, i));
         this.current = cursors.length === 1 ? cursors[0] : new Merger(cursors, this.pool);
@@ -128,6 +140,7 @@ export class PoolScan {
   async close(): Promise<void> {
     this.closed = true;
     this.current = null;
+    this.done();
   }
 
   private cursor(o: DataObject, ordinal: number): Cursor {

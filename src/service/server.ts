@@ -111,6 +111,7 @@ export class Service {
     this.metrics = opts.metrics ?? new Metrics(opts.processMetrics ?? false);
     const cache = this.lake.cache;
     this.metrics.observeScanCache(() => cache.stats(), cache.budget);
+    this.metrics.observeScans(() => this.lake.scanTotals);
     const engine = opts.engine ?? zedEngine;
     this.engine = () => engine;
     this.hub = new EventHub(this.lake, this.metrics, this.log.with({}, 'events'), {

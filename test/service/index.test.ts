@@ -242,5 +242,11 @@ describe('queries', () => {
     expect(indexed.records_read).toBe(40);
     expect(indexed.bytes_read).toBeLessThan(full.bytes_read / 4);
     expect((await stats('from p | id=="none"')).records_read).toBe(0);
+    // The metrics count what the indexes skipped and what they cost.
+    const m = (await call(t.base, 'GET', '/metrics')).text;
+    const metric = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(m)?.[1]);
+    expect(metric('zlake_scan_objects_pruned_total')).toBeGreaterThanOrEqual(4 + 5);
+    expect(metric('zlake_index_bytes_read_total')).toBeGreaterThan(0);
+    expect(metric('zlake_scan_bytes_read_total')).toBeGreaterThan(0);
   });
 });
