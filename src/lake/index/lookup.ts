@@ -1,8 +1,9 @@
 // Looking keys up in index objects. An index object's seek index says which
 // of its streams may hold a key (its entries' min and max keys in the total
-// order); only those streams are fetched and searched. Index objects never
-// change, so seek indexes and fetched streams are cached (a byte budget
-// for the streams), and repeated lookups cost no storage reads.
+// order); only those streams are fetched, decoded once into their sorted
+// keys and rows, and binary-searched. Index objects never change, so seek
+// indexes and decoded streams are cached (a byte budget for the streams),
+// and repeated lookups cost no storage reads and no decoding.
 
 import { decodeZng } from '../../formats/zng';
 import { isNotFound, ObjectStore } from '../../storage/storage';
@@ -31,21 +32,35 @@ export interface RowSpan {
 export interface IndexStats {
   /** Index objects consulted. */
   lookups: number;
-  /** Bytes of index objects and their seek indexes read (from storage or the cache). */
+  /** Bytes of index objects and their seek indexes read (stored bytes, from storage or the cache). */
   bytesRead: number;
 }
 
-/** Bytes of fetched index streams kept in memory. */
+/** Bytes of decoded index streams kept in memory. */
 const STREAM_CACHE_BYTES = 64 * 1024 * 1024;
 
-/** A least-recently-used map of buffers bounded by their total size. */
-class BufferCache {
-  private map = new Map<string, Buffer>();
+/** Memory a decoded key costs beside its bytes (the Value and array slots). */
+const KEY_OVERHEAD = 80;
+
+/** One stream of an index object, decoded: its keys in order and their rows. */
+interface DecodedStream {
+  keys: Value[];
+  first: Float64Array;
+  last: Float64Array;
+  /** Its stored size (for the lookup's stats). */
+  stored: number;
+  /** Roughly the memory it holds. */
+  size: number;
+}
+
+/** A least-recently-used map of decoded streams bounded by their total size. */
+class StreamCache {
+  private map = new Map<string, DecodedStream>();
   private bytes = 0;
 
   constructor(private budget: number) {}
 
-  get(key: string): Buffer | undefined {
+  get(key: string): DecodedStream | undefined {
     const b = this.map.get(key);
     if (b) {
       this.map.delete(key);
@@ -54,15 +69,15 @@ class BufferCache {
     return b;
   }
 
-  set(key: string, b: Buffer): void {
-    if (b.length > this.budget) return;
+  set(key: string, b: DecodedStream): void {
+    if (b.size > this.budget) return;
     this.delete(key);
     this.map.set(key, b);
-    this.bytes += b.length;
+    this.bytes += b.size;
     for (const [k, v] of this.map) {
       if (this.bytes <= this.budget) break;
       this.map.delete(k);
-      this.bytes -= v.length;
+      this.bytes -= v.size;
     }
   }
 
@@ -70,7 +85,7 @@ class BufferCache {
     const b = this.map.get(key);
     if (b) {
       this.map.delete(key);
-      this.bytes -= b.length;
+      this.bytes -= b.size;
     }
   }
 
@@ -81,9 +96,9 @@ class BufferCache {
 }
 
 export class IndexReader {
-  /** Seek indexes by storage key; null for an index object that is gone. */
-  private seeks = new LRU<string, SeekEntry[] | null>(16384);
-  private streams = new BufferCache(STREAM_CACHE_BYTES);
+  /** Seek indexes (and their stored size) by storage key; null for an index object that is gone. */
+  private seeks = new LRU<string, { entries: SeekEntry[]; stored: number } | null>(16384);
+  private streams = new StreamCache(STREAM_CACHE_BYTES);
   /** Context the index records are decoded in. */
   private ctx = new TypeContext();
 
@@ -114,17 +129,20 @@ export class IndexReader {
     const out: RowSpan[] = [];
     for (const e of entries) {
       if (compare(e.min, probe) > 0 || compare(e.max, probe) < 0) continue;
-      const buf = await this.stream(key, e, stats);
-      if (buf === null) return null;
-      for (const rec of decodeZng(buf, { ctx: this.ctx })) {
-        const [k, , seek] = recordFields(rec);
-        const v = at(k, path);
-        if (v === null || !test(v.type, v.buf, v.off, v.len)) continue;
-        const [min, max] = recordFields(seek);
-        out.push({
-          first: decodeInt(min.buf, min.off, min.len),
-          last: decodeInt(max.buf, max.off, max.len),
-        });
+      const s = await this.stream(key, e, path, stats);
+      if (s === null) return null;
+      // The first key not before probe, then every key equal to it.
+      const keys = s.keys;
+      let lo = 0;
+      let hi = keys.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (compare(keys[mid], probe) < 0) lo = mid + 1;
+        else hi = mid;
+      }
+      for (let i = lo; i < keys.length && compare(keys[i], probe) === 0; i++) {
+        const v = keys[i];
+        if (test(v.type, v.buf, v.off, v.len)) out.push({ first: s.first[i], last: s.last[i] });
       }
     }
     return out;
@@ -136,35 +154,43 @@ export class IndexReader {
     stats: IndexStats,
   ): Promise<SeekEntry[] | null> {
     const key = indexSeekKey(pool, x.rule.id, x.id);
-    let entries = this.seeks.get(key);
-    if (entries === undefined) {
+    let seek = this.seeks.get(key);
+    if (seek === undefined) {
       try {
         const buf = await this.storage.get(key);
-        stats.bytesRead += buf.length;
-        entries = decodeSeekIndex(buf, this.metaCtx);
+        seek = { entries: decodeSeekIndex(buf, this.metaCtx), stored: buf.length };
       } catch (e) {
         if (!isNotFound(e)) throw e;
-        entries = null;
+        seek = null;
       }
-      this.seeks.set(key, entries);
+      this.seeks.set(key, seek);
     }
-    return entries;
+    // Counted whether fetched or cached, as scans count data bytes.
+    if (seek) stats.bytesRead += seek.stored;
+    return seek ? seek.entries : null;
   }
 
-  private async stream(key: string, e: SeekEntry, stats: IndexStats): Promise<Buffer | null> {
+  private async stream(
+    key: string,
+    e: SeekEntry,
+    path: readonly string[],
+    stats: IndexStats,
+  ): Promise<DecodedStream | null> {
     const ck = `${key}@${e.offset}`;
-    let buf = this.streams.get(ck);
-    if (!buf) {
+    let s = this.streams.get(ck);
+    if (!s) {
+      let buf: Buffer;
       try {
         buf = await this.storage.getRange(key, e.offset, e.length);
       } catch (err) {
         if (isNotFound(err)) return null;
         throw err;
       }
-      this.streams.set(ck, buf);
+      s = decodeStream(buf, path, this.ctx);
+      this.streams.set(ck, s);
     }
-    stats.bytesRead += buf.length;
-    return buf;
+    stats.bytesRead += s.stored;
+    return s;
   }
 
   /** Forgets what is cached of the index objects of these data objects (deleted or vacuumed). */
@@ -185,6 +211,27 @@ export class IndexReader {
     this.seeks.deletePrefix(`${pool}/`);
     this.streams.deleteWhere((k) => k.startsWith(`${pool}/`));
   }
+}
+
+/** Decodes an index stream's records into their keys (at path in `key`) and rows. */
+function decodeStream(buf: Buffer, path: readonly string[], ctx: TypeContext): DecodedStream {
+  const recs = decodeZng(buf, { ctx });
+  const keys: Value[] = [];
+  const first = new Float64Array(recs.length);
+  const last = new Float64Array(recs.length);
+  let size = 0;
+  for (const rec of recs) {
+    const [k, , seek] = recordFields(rec);
+    const v = at(k, path);
+    if (v === null) continue;
+    const [min, max] = recordFields(seek);
+    first[keys.length] = decodeInt(min.buf, min.off, min.len);
+    last[keys.length] = decodeInt(max.buf, max.off, max.len);
+    keys.push(v);
+    size += Math.max(v.len, 0) + KEY_OVERHEAD;
+  }
+  // The values point into the decompressed frames, which they keep alive.
+  return { keys, first, last, stored: buf.length, size: size + 2 * buf.length };
 }
 
 /** The value at path inside a record (the key record of a field index), or null. */
