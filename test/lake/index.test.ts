@@ -379,6 +379,31 @@ describe('pruning scans', () => {
     expect(await read('tag==true and id=="id-14"')).toBeLessThanOrEqual(50);
   });
 
+  test('keys of mixed types: numbers equal across types, strings and nulls apart', async () => {
+    const { lake } = t;
+    await lake.createPool('p', { layout: { keys: [['k']] } });
+    await load(
+      lake,
+      'p',
+      '{k:1,v:1}{k:2,v:1.}{k:3,v:1(uint8)}{k:4,v:"1"}{k:5,v:null}{k:6,v:NaN}{k:7,v:1}{k:8,v:2}{k:9,v:[1]}{k:10}',
+    );
+    await load(lake, 'p', '{k:11,v:3}{k:12,v:"x"}');
+    const queries = ['v==1', 'v==1.', 'v=="1"', 'v==2', 'v==3', 'v==4', 'v=="x"', 'v==true'];
+    const before = await Promise.all(
+      queries.map(async (q) => (await run(lake, `from p | ${q}`)).vals),
+    );
+    await lake.updateIndex('p', 'main', await lake.addIndexRules([fieldRule('v', 'v')]));
+    for (let i = 0; i < queries.length; i++) {
+      expect([queries[i], (await run(lake, `from p | ${queries[i]}`)).vals]).toEqual([
+        queries[i],
+        before[i],
+      ]);
+    }
+    expect(before[0]).toHaveLength(4);
+    expect((await run(lake, 'from p | v==3')).stats.recordsRead).toBe(2);
+    expect((await run(lake, 'from p | v==4')).stats.recordsRead).toBe(0);
+  });
+
   test('objects without indexes are read as before', async () => {
     const { lake } = t;
     await setup(lake, 3, 20);

@@ -1,7 +1,7 @@
 // Building index objects. A field rule's index holds each distinct value
 // of the field in the data object; a type rule's, each distinct value of
 // the type found anywhere in the object's values. Both are written as the
-// reference's index records, sorted by key in the total order:
+// reference's index records, sorted by key (in index order, order.ts):
 //
 //   field rule  {key:{<field path>:<value>},count:uint64,seek:{min:int64,max:int64}}
 //   type rule   {key:<value>,count:uint64,seek:{min:int64,max:int64}}
@@ -19,7 +19,7 @@
 import { BufferSink, ValueReader } from '../../formats/io';
 import { newWriter } from '../../formats/zng';
 import { ObjectStore } from '../../storage/storage';
-import { compare } from '../../zed/compare';
+import { bytesCompare, bytesEqual } from '../../zed/primitive';
 import { TypeContext } from '../../zed/context';
 import { decodeFloat } from '../../zed/primitive';
 import { parseType } from '../../formats/zson';
@@ -33,6 +33,7 @@ import { Ksuid } from '../ksuid';
 import { SeekEntry } from '../records';
 import { encodeSeekIndex } from '../seekindex';
 import { IndexObject, indexKey, indexSeekKey } from './object';
+import { compareKeys } from './order';
 import { FieldRule, IndexRule, TypeRule } from './rules';
 
 /** Bytes of index records per stream (and seek index entry). */
@@ -53,11 +54,75 @@ interface Entry {
   last: number;
 }
 
+/** Bytes of each arena chunk the kept keys are copied into. */
+const CHUNK = 1 << 20;
+
+/**
+ * The keys one rule finds in an object, one row per value holding a key:
+ * type, bytes (copied into arena chunks) and ordinal, in growable columns
+ * rather than an object per key, since an object may hold millions.
+ */
+class KeyColumns {
+  private chunks: Buffer[] = [Buffer.allocUnsafe(CHUNK)];
+  private pos = 0;
+  n = 0;
+  chunk = new Int32Array(1024);
+  off = new Int32Array(1024);
+  len = new Int32Array(1024);
+  type = new Int32Array(1024);
+  ordinal = new Float64Array(1024);
+
+  push(type: number, buf: Buffer, off: number, len: number, ordinal: number): void {
+    if (this.n === this.chunk.length) this.grow();
+    let c = this.chunks.length - 1;
+    if (len > CHUNK / 2) {
+      this.chunks.push(Buffer.from(buf.subarray(off, off + len)));
+      c = this.chunks.length - 1;
+      this.chunks.push(Buffer.allocUnsafe(CHUNK));
+      this.pos = 0;
+      this.off[this.n] = 0;
+    } else {
+      if (this.pos + len > CHUNK) {
+        this.chunks.push(Buffer.allocUnsafe(CHUNK));
+        this.pos = 0;
+        c++;
+      }
+      buf.copy(this.chunks[c], this.pos, off, off + len);
+      this.off[this.n] = this.pos;
+      this.pos += len;
+    }
+    const i = this.n++;
+    this.chunk[i] = c;
+    this.len[i] = len;
+    this.type[i] = type;
+    this.ordinal[i] = ordinal;
+  }
+
+  private grow(): void {
+    const size = this.chunk.length * 2;
+    const g = <T extends Int32Array | Float64Array>(a: T, make: (n: number) => T): T => {
+      const b = make(size);
+      b.set(a);
+      return b;
+    };
+    this.chunk = g(this.chunk, (k) => new Int32Array(k));
+    this.off = g(this.off, (k) => new Int32Array(k));
+    this.len = g(this.len, (k) => new Int32Array(k));
+    this.type = g(this.type, (k) => new Int32Array(k));
+    this.ordinal = g(this.ordinal, (k) => new Float64Array(k));
+  }
+
+  buf(i: number): Buffer {
+    return this.chunks[this.chunk[i]];
+  }
+}
+
 /** Distinct keys of one rule, gathered value by value. */
 abstract class Collector {
-  private entries = new Map<string, Entry>();
-  /** Key types translated into ctx (translating a complex type is not cheap). */
-  private types = new Map<Type, Type>();
+  private keys = new KeyColumns();
+  /** Key types translated into ctx (translating a complex type is not cheap), and their numbers. */
+  private types = new Map<Type, number>();
+  private typeList: Type[] = [];
 
   constructor(
     readonly rule: IndexRule,
@@ -67,39 +132,76 @@ abstract class Collector {
 
   abstract add(v: Value, ordinal: number): void;
 
-  protected local(t: Type): Type {
-    let lt = this.types.get(t);
-    if (lt === undefined) {
-      lt = this.ctx.translate(t);
-      this.types.set(t, lt);
+  /** The number of t's translation into ctx. */
+  protected local(t: Type): number {
+    let n = this.types.get(t);
+    if (n === undefined) {
+      const lt = this.ctx.translate(t);
+      n = this.typeList.indexOf(lt);
+      if (n < 0) n = this.typeList.push(lt) - 1;
+      this.types.set(t, n);
     }
-    return lt;
+    return n;
+  }
+
+  protected localType(n: number): Type {
+    return this.typeList[n];
   }
 
   protected keep(k: Value, ordinal: number): void {
     if (k.len < 0) return;
     const id = k.type.under.id;
     if (isFloat(id) && Number.isNaN(decodeFloat(k.buf, k.off, k.len))) return;
-    const t = this.local(k.type);
-    // Keys are told apart by type and bytes (the type's ID is unique in ctx).
-    const mk = `${t.id}:${k.buf.toString('latin1', k.off, k.off + k.len)}`;
-    const e = this.entries.get(mk);
-    if (e) {
-      e.count++;
-      e.last = ordinal;
-    } else {
-      this.entries.set(mk, {
-        key: new Value(t, k.buf, k.off, k.len).copy(),
-        count: 1,
-        first: ordinal,
-        last: ordinal,
-      });
-    }
+    this.keys.push(this.local(k.type), k.buf, k.off, k.len, ordinal);
   }
 
-  /** The distinct keys in the total order. */
-  sorted(): Entry[] {
-    return [...this.entries.values()].sort((a, b) => compare(a.key, b.key));
+  /**
+   * Each distinct key in index order (keys equal in it but of
+   * different types, as 1 and 1.0, apart and in a fixed order), with its
+   * count and first and last ordinal.
+   */
+  *entries(): Generator<Entry> {
+    const k = this.keys;
+    const types = this.typeList;
+    const order = new Uint32Array(k.n);
+    for (let i = 0; i < k.n; i++) order[i] = i;
+    const cmp = (a: number, b: number): number => {
+      const ab = k.buf(a);
+      const bb = k.buf(b);
+      const c = compareKeys(
+        types[k.type[a]],
+        ab,
+        k.off[a],
+        k.len[a],
+        types[k.type[b]],
+        bb,
+        k.off[b],
+        k.len[b],
+      );
+      if (c !== 0) return c;
+      if (k.type[a] !== k.type[b]) return k.type[a] - k.type[b];
+      return (
+        bytesCompare(ab, k.off[a], k.len[a], bb, k.off[b], k.len[b]) || k.ordinal[a] - k.ordinal[b]
+      );
+    };
+    order.sort(cmp);
+    for (let i = 0; i < order.length;) {
+      const a = order[i];
+      let j = i + 1;
+      while (
+        j < order.length &&
+        k.type[order[j]] === k.type[a] &&
+        bytesEqual(k.buf(order[j]), k.off[order[j]], k.len[order[j]], k.buf(a), k.off[a], k.len[a])
+      )
+        j++;
+      yield {
+        key: new Value(types[k.type[a]], k.buf(a), k.off[a], k.len[a]),
+        count: j - i,
+        first: k.ordinal[a],
+        last: k.ordinal[order[j - 1]],
+      };
+      i = j;
+    }
   }
 }
 
@@ -130,7 +232,7 @@ class TypeCollector extends Collector {
     // index may then hold more than the reference's, never less.
     const prim = want.under instanceof TypePrimitive ? want.under.id : -1;
     this.visit = (t, buf, off, len) => {
-      if (prim >= 0 ? t.under.id === prim : this.local(t) === want) {
+      if (prim >= 0 ? t.under.id === prim : this.localType(this.local(t)) === want) {
         this.keep(scratch.set(want, buf, off, len), this.ordinal);
       }
       return false;
@@ -211,36 +313,47 @@ function frameBytes(v: Value): number {
 async function writeSorted(
   storage: ObjectStore,
   keys: { data: string; seek: string },
-  entries: Entry[],
+  entries: Iterable<Entry>,
   maker: RecordMaker,
   metaCtx: TypeContext,
 ): Promise<void> {
   const sink = new BufferSink();
   const zw = newWriter(sink);
   const seek: SeekEntry[] = [];
-  for (let i = 0; i < entries.length;) {
-    const start = i;
-    const recs: Value[] = [];
-    let bytes = 0;
-    while (i < entries.length && bytes < INDEX_STRIDE) {
-      const r = maker.make(entries[i++]);
-      recs.push(r);
-      bytes += frameBytes(r);
-    }
+  const metaKey = (e: Entry) =>
+    new Value(metaCtx.translate(e.key.type), e.key.buf, e.key.off, e.key.len).copy();
+  let recs: Value[] = [];
+  let bytes = 0;
+  let first: Entry | null = null;
+  let last: Entry | null = null;
+  let n = 0;
+  const flush = async () => {
+    if (first === null || last === null) return;
     const offset = zw.position;
     await zw.write(recs);
     await zw.endStream();
-    const key = (e: Entry) =>
-      new Value(metaCtx.translate(e.key.type), e.key.buf, e.key.off, e.key.len);
     seek.push({
-      min: key(entries[start]),
-      max: key(entries[i - 1]),
-      valOff: start,
-      valCnt: i - start,
+      min: metaKey(first),
+      max: metaKey(last),
+      valOff: n - recs.length,
+      valCnt: recs.length,
       offset,
       length: zw.position - offset,
     });
+    recs = [];
+    bytes = 0;
+    first = null;
+  };
+  for (const e of entries) {
+    const r = maker.make(e);
+    recs.push(r);
+    bytes += frameBytes(r);
+    first ??= e;
+    last = e;
+    n++;
+    if (bytes >= INDEX_STRIDE) await flush();
   }
+  await flush();
   await zw.close();
   await Promise.all([
     storage.put(keys.data, sink.bytes()),
@@ -303,7 +416,7 @@ export async function buildIndexes(
       await writeSorted(
         c.storage,
         keysOf(rule),
-        col.sorted(),
+        col.entries(),
         new RecordMaker(ctx, rule),
         c.metaCtx,
       );

@@ -1,5 +1,5 @@
 // Looking keys up in index objects. An index object's seek index says which
-// of its streams may hold a key (its entries' min and max keys in the total
+// of its streams may hold a key (its entries' min and max keys in index
 // order); only those streams are fetched, decoded once into their sorted
 // keys and rows, and binary-searched. Index objects never change, so seek
 // indexes and decoded streams are cached (a byte budget for the streams),
@@ -7,7 +7,6 @@
 
 import { decodeZng } from '../../formats/zng';
 import { isNotFound, ObjectStore } from '../../storage/storage';
-import { compare } from '../../zed/compare';
 import { TypeContext } from '../../zed/context';
 import { decodeInt } from '../../zed/primitive';
 import { recordFields } from '../../zed/record';
@@ -18,6 +17,7 @@ import { LRU } from '../lru';
 import { SeekEntry } from '../records';
 import { decodeSeekIndex } from '../seekindex';
 import { IndexObject, indexKey, indexSeekKey } from './object';
+import { compareKeyValues } from './order';
 
 /** A test of a key's type and bytes (the query layer's comparison with a constant). */
 export type Predicate = (t: Type, buf: Buffer, off: number, len: number) => boolean;
@@ -111,7 +111,7 @@ export class IndexReader {
   /**
    * The rows of the data object whose indexed key passes test, found by
    * looking probe up (test can only pass for keys equal to probe in the
-   * total order). An empty list means no value of the object matches;
+   * index order). An empty list means no value of the object matches;
    * null means the index cannot tell (it is gone).
    */
   async lookup(
@@ -128,7 +128,7 @@ export class IndexReader {
     const path = x.rule.kind === 'field' ? x.rule.fields[0] : [];
     const out: RowSpan[] = [];
     for (const e of entries) {
-      if (compare(e.min, probe) > 0 || compare(e.max, probe) < 0) continue;
+      if (compareKeyValues(e.min, probe) > 0 || compareKeyValues(e.max, probe) < 0) continue;
       const s = await this.stream(key, e, path, stats);
       if (s === null) return null;
       // The first key not before probe, then every key equal to it.
@@ -137,10 +137,10 @@ export class IndexReader {
       let hi = keys.length;
       while (lo < hi) {
         const mid = (lo + hi) >>> 1;
-        if (compare(keys[mid], probe) < 0) lo = mid + 1;
+        if (compareKeyValues(keys[mid], probe) < 0) lo = mid + 1;
         else hi = mid;
       }
-      for (let i = lo; i < keys.length && compare(keys[i], probe) === 0; i++) {
+      for (let i = lo; i < keys.length && compareKeyValues(keys[i], probe) === 0; i++) {
         const v = keys[i];
         if (test(v.type, v.buf, v.off, v.len)) out.push({ first: s.first[i], last: s.last[i] });
       }
