@@ -14,7 +14,7 @@ import { Action, CommitObject } from '../commit';
 import { CommitStore } from '../commits';
 import { Committer } from '../committer';
 import { PoolConfig } from '../config';
-import { invalid, notFound } from '../errors';
+import { invalid } from '../errors';
 import { Ksuid, uniqueIds } from '../ksuid';
 import { DataObject, sortObjects } from '../object';
 import { Snapshot } from '../snapshot';
@@ -67,12 +67,9 @@ async function resolveTags(
       out.set(o.id.toString(), o);
       continue;
     }
-    let commit: CommitObject;
-    try {
-      commit = await c.commits.get(pool.id, tag);
-    } catch {
-      throw notFound(`${tag}: commit object not found`);
-    }
+    // Not an object of the branch: a commit of the pool (CommitStore.get
+    // answers an unknown one with the same not-found text).
+    const commit = await c.commits.get(pool.id, tag);
     for (const a of commit.actions) {
       if (a.kind !== 'add') continue;
       const live = tip.get(a.object.id);
