@@ -1,7 +1,7 @@
 // Index objects: the index a rule made of one data object. Like data
-// objects they are immutable objects in the store, written once before a
-// commit names them and removed only by vacuum (with their data object) or
-// a pool's drop:
+// objects they are immutable objects in the store, written before a commit
+// names them (any build writes the same bytes there) and removed only by
+// vacuum (with their data object) or a pool's drop:
 //
 //   <pool-id>/index/<rule-id>/<object-id>.zng        the index
 //   <pool-id>/index/<rule-id>/<object-id>-seek.zng   its seek index
