@@ -11,9 +11,9 @@ import { join } from 'node:path';
 import { Check, checkMet, ROOT, Result } from './lib';
 
 const casesDir = join(__dirname, 'cases');
-// The issues' order (2: formats, 3: service, 4 and 5: query, 6: columnar),
+// The issues' order (2: formats, 3: service, 4 and 5: query, 6: columnar, 13: needle),
 // then any other case by name.
-const ORDER = ['formats', 'service', 'query', 'columnar', 'cluster'];
+const ORDER = ['formats', 'service', 'query', 'columnar', 'cluster', 'needle'];
 const rank = (c: string) => (ORDER.includes(c) ? ORDER.indexOf(c) : ORDER.length);
 const all = readdirSync(casesDir)
   .filter((f) => f.endsWith('.js'))

@@ -140,6 +140,25 @@ function id(s: string): Ksuid {
   return Ksuid.mustParse(s);
 }
 
+interface RuleJSON {
+  id: string;
+  name: string;
+}
+
+/** An index rule to add: a name and one of fields, type or script. */
+export interface IndexRuleRequest {
+  name: string;
+  fields?: string[][];
+  type?: string;
+  script?: string;
+}
+
+/** An index rule the service reported. */
+export interface IndexRuleInfo {
+  id: Ksuid;
+  name: string;
+}
+
 function toPool(p: PoolJSON): Pool {
   return {
     ts: p.ts,
@@ -324,24 +343,52 @@ export class LakeClient {
     return toCommit(r);
   }
 
-  /** Indexes the objects (all the branch has when tags is empty) by each named rule. */
+  /**
+   * Adds index rules (POST /index): each a name with the field paths, the
+   * type or the agg script it indexes.
+   */
+  addIndexRules(rules: IndexRuleRequest[]): Promise<void> {
+    return this.conn.send('POST', '/index', {
+      body: JSON.stringify({ rules }),
+      contentType: MediaType.JSON,
+    });
+  }
+
+  /** Drops the index rules with these IDs (DELETE /index); resolves with the rules dropped. */
+  async deleteIndexRules(ids: string[]): Promise<IndexRuleInfo[]> {
+    const r = await this.conn.json<{ rules: RuleJSON[] | null }>('DELETE', '/index', {
+      body: JSON.stringify({ rule_ids: ids }),
+      contentType: MediaType.JSON,
+    });
+    return (r?.rules ?? []).map((x) => ({ id: id(x.id), name: x.name }));
+  }
+
+  /**
+   * Indexes data objects of a branch (tags: object IDs, or commit IDs for
+   * the objects they added) by the rules named (names or IDs).
+   */
   async applyIndexRules(
     pool: string,
     branch: string,
-    ruleNames: string[],
+    rules: string[],
     tags: string[],
   ): Promise<CommitResult> {
-    let last: CommitResult | undefined;
-    for (const rule of ruleNames) {
-      last = toCommit(
-        await this.conn.json<CommitJSON>('POST', urlPath('pool', pool, 'branch', branch, 'index'), {
-          body: JSON.stringify({ rule_name: rule, tags }),
-          contentType: MediaType.JSON,
-        }),
-      );
-    }
-    if (!last) throw new ClientError('no index rules given');
-    return last;
+    const r = await this.conn.json<CommitJSON>(
+      'POST',
+      urlPath('pool', pool, 'branch', branch, 'index'),
+      { body: JSON.stringify({ rules, tags }), contentType: MediaType.JSON },
+    );
+    return toCommit(r);
+  }
+
+  /** Indexes every object of a branch lacking the rules named (all rules when none are). */
+  async updateIndex(pool: string, branch: string, rules: string[]): Promise<CommitResult> {
+    const r = await this.conn.json<CommitJSON>(
+      'POST',
+      urlPath('pool', pool, 'branch', branch, 'index', 'update'),
+      { body: JSON.stringify({ rules }), contentType: MediaType.JSON },
+    );
+    return toCommit(r);
   }
 
   /** A bodiless POST that makes a commit. */

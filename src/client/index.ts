@@ -7,6 +7,8 @@ export type {
   CommitResult,
   CreatePoolRequest,
   Head,
+  IndexRuleInfo,
+  IndexRuleRequest,
   LakeEvent,
   LoadOptions,
   Pool,

@@ -6,18 +6,28 @@
 //   - for a merge, a commits.MergeSource record ({commit, source}) naming
 //     the child branch's commit that was merged, so a later merge of the
 //     same branches starts from there rather than from where they forked;
-//   - its actions: commits.Delete records ({commit, id}) and commits.Add
-//     records ({commit, object: data.Object});
+//   - its actions: commits.Delete records ({commit, id}), commits.Add
+//     records ({commit, object: data.Object}), commits.DeleteIndex records
+//     ({commit, id, rule_id}) and commits.AddIndex records ({commit,
+//     object: index.Object}), in the order they apply;
 //   - optionally, a full snapshot of the objects live after the commit: a
 //     commits.Snapshot header ({commit, count}) followed by count
-//     commits.SnapshotObject records. Writers add one every
-//     SNAPSHOT_INTERVAL commits so rebuilding the live set from cold storage
-//     reads a bounded number of commit objects.
+//     commits.SnapshotObject records, then a commits.SnapshotIndex record
+//     ({commit, object: index.Object}) per index object of those objects.
+//     Writers add one every SNAPSHOT_INTERVAL commits so rebuilding the
+//     live set from cold storage reads a bounded number of commit objects.
 
 import { BufferSink } from '../formats/io';
 import { decodeZng, newWriter } from '../formats/zng';
 import { TypeContext } from '../zed/context';
 import { Value } from '../zed/value';
+import {
+  deleteIndexRecord,
+  IndexObject,
+  indexActionRecord,
+  readDeleteIndex,
+  readIndexAction,
+} from './index/object';
 import { Ksuid } from './ksuid';
 import { DataObject } from './object';
 import {
@@ -26,6 +36,7 @@ import {
   commitRecord,
   CorruptMetadataError,
   deleteRecord,
+  MetaTypes,
   metaTypes,
   readAddLike,
   readCommit,
@@ -37,7 +48,11 @@ import {
   typeName,
 } from './records';
 
-export type Action = { kind: 'add'; object: DataObject } | { kind: 'delete'; id: Ksuid };
+export type Action =
+  | { kind: 'add'; object: DataObject }
+  | { kind: 'delete'; id: Ksuid }
+  | { kind: 'addIndex'; object: IndexObject }
+  | { kind: 'deleteIndex'; rule: Ksuid; id: Ksuid };
 
 /** Commits between embedded snapshots. */
 export const SNAPSHOT_INTERVAL = 32;
@@ -50,6 +65,8 @@ export class CommitObject {
     readonly snapshot?: DataObject[],
     /** For a merge commit, the child branch commit it merged. */
     readonly mergeSource?: Ksuid,
+    /** With snapshot: the index objects live after this commit. */
+    readonly snapshotIndexes?: IndexObject[],
   ) {}
 
   get id(): Ksuid {
@@ -68,14 +85,12 @@ export class CommitObject {
     const vals: Value[] = [commitRecord(mt, rb, this.info, false)];
     if (this.mergeSource)
       vals.push(rb.begin().ksuid(id).ksuid(this.mergeSource).end(mt.mergeSource));
-    for (const a of this.actions) {
-      vals.push(
-        a.kind === 'add' ? addRecord(mt, rb, id, a.object) : deleteRecord(mt, rb, id, a.id),
-      );
-    }
+    for (const a of this.actions) vals.push(actionRecord(mt, rb, id, a));
     if (this.snapshot) {
       vals.push(rb.begin().ksuid(id).uint(this.snapshot.length).end(mt.snapshotHeader));
       for (const o of this.snapshot) vals.push(snapshotObjectRecord(mt, rb, id, o));
+      for (const o of this.snapshotIndexes ?? [])
+        vals.push(indexActionRecord(mt, rb, 'commits.SnapshotIndex', id, o));
     }
     const sink = new BufferSink();
     const w = newWriter(sink);
@@ -95,6 +110,20 @@ export class CommitObject {
   }
 }
 
+/** An action's record in a commit object (and in `:rawlog`). */
+export function actionRecord(mt: MetaTypes, rb: RecordBuilder, commit: Ksuid, a: Action): Value {
+  switch (a.kind) {
+    case 'add':
+      return addRecord(mt, rb, commit, a.object);
+    case 'delete':
+      return deleteRecord(mt, rb, commit, a.id);
+    case 'addIndex':
+      return indexActionRecord(mt, rb, 'commits.AddIndex', commit, a.object);
+    case 'deleteIndex':
+      return deleteIndexRecord(mt, rb, commit, a.rule, a.id);
+  }
+}
+
 function decodeCommit(buf: Buffer, ctx: TypeContext): CommitObject {
   const vals = decodeZng(buf, { ctx });
   if (vals.length === 0 || typeName(vals[0]) !== 'commits.Commit') {
@@ -103,6 +132,7 @@ function decodeCommit(buf: Buffer, ctx: TypeContext): CommitObject {
   const info = readCommit(vals[0]);
   const actions: Action[] = [];
   let snapshot: DataObject[] | undefined;
+  let snapshotIndexes: IndexObject[] | undefined;
   let mergeSource: Ksuid | undefined;
   let i = 1;
   for (; i < vals.length; i++) {
@@ -112,21 +142,29 @@ function decodeCommit(buf: Buffer, ctx: TypeContext): CommitObject {
       actions.push({ kind: 'add', object: readAddLike(v, name).object });
     } else if (name === 'commits.Delete') {
       actions.push({ kind: 'delete', id: readDelete(v).id });
+    } else if (name === 'commits.AddIndex') {
+      actions.push({ kind: 'addIndex', object: readIndexAction(v, name) });
+    } else if (name === 'commits.DeleteIndex') {
+      actions.push({ kind: 'deleteIndex', ...readDeleteIndex(v) });
     } else if (name === 'commits.MergeSource') {
       mergeSource = readMergeSource(v).source;
     } else if (name === 'commits.Snapshot') {
       const { count } = readSnapshotHeader(v);
-      if (i + 1 + count !== vals.length) throw new CorruptMetadataError('snapshot count mismatch');
+      if (i + 1 + count > vals.length) throw new CorruptMetadataError('snapshot count mismatch');
       snapshot = [];
-      for (let k = i + 1; k < vals.length; k++) {
+      for (let k = i + 1; k < i + 1 + count; k++) {
         snapshot.push(readAddLike(vals[k], 'commits.SnapshotObject').object);
+      }
+      snapshotIndexes = [];
+      for (let k = i + 1 + count; k < vals.length; k++) {
+        snapshotIndexes.push(readIndexAction(vals[k], 'commits.SnapshotIndex'));
       }
       break;
     } else {
       throw new CorruptMetadataError(`unknown action ${name || 'record'}`);
     }
   }
-  return new CommitObject(info, actions, snapshot, mergeSource);
+  return new CommitObject(info, actions, snapshot, mergeSource, snapshotIndexes);
 }
 
 /** Storage key of a commit object. */

@@ -93,7 +93,7 @@ export class CommitStore {
       }
       const o = await this.get(pool, at);
       if (o.snapshot) {
-        base = Snapshot.of(o.snapshot, 0);
+        base = Snapshot.of(o.snapshot, 0, o.snapshotIndexes);
         break;
       }
       chain.push(o);
@@ -102,8 +102,9 @@ export class CommitStore {
     let snap = base;
     if (chain.length > 0) {
       const objects = new Map<string, DataObject>(base.list().map((o) => [o.id.toString(), o]));
-      for (let i = chain.length - 1; i >= 0; i--) applyTo(objects, chain[i].actions);
-      snap = new Snapshot(objects, base.distance + chain.length);
+      const indexes = base.indexMap();
+      for (let i = chain.length - 1; i >= 0; i--) applyTo(objects, indexes, chain[i].actions);
+      snap = new Snapshot(objects, base.distance + chain.length, indexes);
     }
     this.snapshots.set(pool + '/' + leaf, snap);
     return snap;

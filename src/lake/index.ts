@@ -5,10 +5,16 @@ export type {
   CommitMessage,
   CommitResult,
   DeleteWhereOptions,
+  IndexFilter,
+  IndexOptions,
+  IndexRule,
   LakeOptions,
+  LakeScanOptions,
   LoadResult,
   PoolOptions,
   PoolStats,
+  RuleSpec,
+  ScanTotals,
 } from './lake';
 export { LakeError, isLakeError, kindText, invalid, notFound, conflict } from './errors';
 export type { LakeErrorKind } from './errors';

@@ -10,12 +10,15 @@
 //   compact.ts    compaction of objects, and the planner for it
 //   vacuum.ts     removal of objects no branch needs
 //   scan.ts       reading a pool's values at a commit
+//   index/        index rules, index objects, and pruning scans with them
 //
 // Storage layout (docs/architecture.md has the whole picture):
 //   catalog/<hex name>/<seq>                 catalog journal
 //   <pool-id>/branches/<hex branch>/<seq>    branch journals
 //   <pool-id>/commits/<id>.zng               immutable commit objects
 //   <pool-id>/data/<id>.zng, <id>-seek.zng   immutable data objects
+//   <pool-id>/index/<rule-id>/<id>.zng       immutable index objects
+//   catalog/<hex "index_rules">/<seq>        index rules journal
 
 import { Coordinator } from '../coord/coord';
 import { ValueReader } from '../formats/io';
@@ -42,16 +45,51 @@ import { Registers } from './registers';
 import { PoolScan, ScanOptions } from './scan';
 import { decodeSeekIndex } from './seekindex';
 import { Snapshot } from './snapshot';
-import { removeObjects, vacuumCandidates } from './vacuum';
+import { removeIndexesOf, removeObjects, vacuumCandidates } from './vacuum';
+import { applyIndexRules, IndexOptions, updateIndexes } from './index/apply';
+import { IndexReader } from './index/lookup';
+import { IndexObject } from './index/object';
+import { IndexFilter, planScan } from './index/prune';
+import { IndexRule, makeRule, RuleSpec } from './index/rules';
+import { IndexRuleStore } from './index/rulestore';
 
 export { MAX_COMMIT_RETRIES };
-export type { CommitMessage, CommitResult, DeleteWhereOptions, LoadResult, PoolOptions };
+export type {
+  CommitMessage,
+  CommitResult,
+  DeleteWhereOptions,
+  IndexFilter,
+  IndexOptions,
+  IndexRule,
+  LoadResult,
+  PoolOptions,
+  RuleSpec,
+};
+
+/** A scan's options, with the part of its filter that indexes can answer. */
+export interface LakeScanOptions extends ScanOptions {
+  index?: IndexFilter | null;
+}
 
 export interface PoolStats {
   /** Bytes of data objects. */
   size: number;
   /** Key span when the pool key is a time: first and one past the last (ns). */
   span?: { ts: bigint; dur: bigint };
+}
+
+/** What the lake's scans have read and skipped since it opened (for metrics). */
+export interface ScanTotals {
+  scans: number;
+  /** Bytes of data objects scans covered (from storage or the scan cache). */
+  bytesRead: number;
+  objectsRead: number;
+  /** Objects skipped for their key span. */
+  objectsSkipped: number;
+  /** Objects skipped because their indexes ruled them out. */
+  objectsPruned: number;
+  /** Bytes of index objects read to decide that. */
+  indexBytesRead: number;
 }
 
 export interface LakeOptions {
@@ -76,6 +114,17 @@ export class Lake {
   private committer: Committer;
   private changes: BranchChanges;
   private seekIndexes = new LRU<string, SeekEntry[]>(8192);
+  private indexRules: IndexRuleStore;
+  /** Looks keys up in index objects (and caches what it read). */
+  readonly indexReader: IndexReader;
+  readonly scanTotals: ScanTotals = {
+    scans: 0,
+    bytesRead: 0,
+    objectsRead: 0,
+    objectsSkipped: 0,
+    objectsPruned: 0,
+    indexBytesRead: 0,
+  };
   private unsubscribe: () => void;
 
   constructor(
@@ -91,6 +140,8 @@ export class Lake {
     this.branches = new BranchRegistry(this.registers, this.commits);
     this.pools = new PoolCatalog(this.registers, this.branches);
     this.committer = new Committer(this.registers, this.branches, this.commits, opts.hooks);
+    this.indexRules = new IndexRuleStore(this.registers);
+    this.indexReader = new IndexReader(storage, this.ctx);
     this.changes = new BranchChanges({
       storage,
       ctx: this.ctx,
@@ -132,11 +183,13 @@ export class Lake {
         this.cache.dropObject(`${e.pool_id}/${id}`);
         this.seekIndexes.delete(`${e.pool_id}/${id}`);
       }
+      this.indexReader.forgetObjects(e.pool_id, e.objects);
     } else if (e.name === 'pool-delete') {
       const id = Ksuid.mustParse(e.pool_id);
       this.commits.forgetPool(id);
       this.seekIndexes.deletePrefix(`${id}/`);
       this.cache.dropPool(id.toString());
+      this.indexReader.forgetPool(id);
     }
   }
 
@@ -292,7 +345,90 @@ export class Lake {
     await this.coord.publish(JSON.stringify(dropped));
     this.forget(dropped);
     await removeObjects(this.storage, pool, ids);
+    await removeIndexesOf(this.storage, pool, ids);
     return ids;
+  }
+
+  // ---- index rules and index objects ----
+
+  /** Every index rule, by name then creation time. */
+  indexRuleList(): Promise<IndexRule[]> {
+    return this.indexRules.list();
+  }
+
+  /**
+   * Adds index rules, all or none. checkScript checks an agg rule's
+   * script (the query layer's parser).
+   */
+  async addIndexRules(
+    specs: readonly RuleSpec[],
+    checkScript: (script: string) => void = () => undefined,
+  ): Promise<IndexRule[]> {
+    if (specs.length === 0) throw invalid('no index rules given');
+    const rules = specs.map((s) => makeRule(s, checkScript));
+    await this.indexRules.add(rules);
+    return rules;
+  }
+
+  /** Drops the index rules with these IDs, all or none; returns them. */
+  dropIndexRules(ids: readonly Ksuid[]): Promise<IndexRule[]> {
+    return this.indexRules.drop(ids);
+  }
+
+  /** The rules named by each reference (a rule name or ID). */
+  lookupIndexRules(refs: readonly string[]): Promise<IndexRule[]> {
+    return this.indexRules.lookup(refs);
+  }
+
+  /**
+   * Indexes the data objects tags name (object IDs, or commit IDs for the
+   * objects those commits added) by the rules they lack, in one commit.
+   */
+  async applyIndexRules(
+    poolRef: string | PoolConfig,
+    branchName: string,
+    rules: readonly IndexRule[],
+    tags: readonly Ksuid[],
+    opts: IndexOptions = {},
+  ): Promise<CommitResult> {
+    const pool = await this.pool(poolRef);
+    const c = await applyIndexRules(this.indexing(), pool, branchName, rules, tags, opts);
+    return { commit: c.id };
+  }
+
+  /** Indexes every data object of the branch by the rules it lacks, in one commit. */
+  async updateIndex(
+    poolRef: string | PoolConfig,
+    branchName: string,
+    rules: readonly IndexRule[],
+    opts: IndexOptions = {},
+  ): Promise<CommitResult> {
+    const pool = await this.pool(poolRef);
+    const c = await updateIndexes(this.indexing(), pool, branchName, rules, opts);
+    return { commit: c.id };
+  }
+
+  /** The index objects of the live objects at a revision, in scan order of their objects. */
+  async indexes(poolRef: string | PoolConfig, revision: string | Ksuid): Promise<IndexObject[]> {
+    const pool = await this.pool(poolRef);
+    const snap = await this.snapshot(pool, revision);
+    return sortObjects(snap.list(), pool.layout.order).flatMap((o) => [
+      ...snap.indexesOf(o.id).values(),
+    ]);
+  }
+
+  private indexing() {
+    return {
+      storage: this.storage,
+      ctx: this.ctx,
+      commits: this.commits,
+      committer: this.committer,
+      branches: this.branches,
+      readObject: (pool: PoolConfig, o: DataObject, commit: Ksuid, ctx: TypeContext) => {
+        const scan = this.scanObjects(pool, [o], commit, { ctx });
+        return { read: () => scan.pull(), close: () => scan.close() };
+      },
+    };
   }
 
   // ---- reading ----
@@ -311,17 +447,28 @@ export class Lake {
     return sortObjects((await this.snapshot(pool, revision)).list(), pool.layout.order);
   }
 
-  /** A scan of the pool's values at a revision (commit ID or branch), in pool-key order. */
+  /**
+   * A scan of the pool's values at a revision (commit ID or branch), in
+   * pool-key order. With opts.index, the objects' index objects are asked
+   * first which objects (and which of their streams) can hold a match;
+   * the rest are not read (index/prune.ts).
+   */
   async scan(
     poolRef: string | PoolConfig,
     revision: string | Ksuid,
-    opts: ScanOptions,
+    opts: LakeScanOptions,
   ): Promise<PoolScan> {
     const pool = await this.pool(poolRef);
     const commit =
       typeof revision === 'string' ? await this.resolveRevision(pool, revision) : revision;
     const snap = await this.commits.snapshot(pool.id, commit);
-    return this.scanObjects(pool, snap.list(), commit, opts);
+    const { index, ...scanOpts } = opts;
+    if (!index || !snap.indexed) return this.scanObjects(pool, snap.list(), commit, scanOpts);
+    const plan = await planScan(this.indexReader, pool, snap, snap.list(), index, opts.range);
+    const scan = this.scanObjects(pool, plan.objects, commit, { ...scanOpts, rows: plan.rows });
+    scan.stats.objectsPruned = plan.pruned;
+    scan.stats.indexBytesRead = plan.stats.bytesRead;
+    return scan;
   }
 
   private scanObjects(
@@ -330,7 +477,7 @@ export class Lake {
     commit: Ksuid,
     opts: ScanOptions,
   ): PoolScan {
-    return new PoolScan(
+    const scan = new PoolScan(
       this.storage,
       pool,
       objects,
@@ -339,6 +486,16 @@ export class Lake {
       commit.toString(),
       this.cache,
     );
+    scan.onDone = (s) => {
+      const t = this.scanTotals;
+      t.scans++;
+      t.bytesRead += s.bytesRead;
+      t.objectsRead += s.objectsRead;
+      t.objectsSkipped += s.objectsSkipped;
+      t.objectsPruned += s.objectsPruned;
+      t.indexBytesRead += s.indexBytesRead;
+    };
+    return scan;
   }
 
   private async seekIndex(pool: PoolConfig, o: DataObject): Promise<SeekEntry[]> {

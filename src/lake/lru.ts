@@ -28,6 +28,11 @@ export class LRU<K, V> {
     this.map.delete(key);
   }
 
+  /** Drops every entry whose key passes drop. */
+  deleteWhere(drop: (key: K) => boolean): void {
+    for (const k of [...this.map.keys()]) if (drop(k)) this.map.delete(k);
+  }
+
   /** Drops every entry whose key starts with prefix (string keys). */
   deletePrefix(prefix: string): void {
     for (const k of [...this.map.keys()]) if (String(k).startsWith(prefix)) this.map.delete(k);

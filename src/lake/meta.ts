@@ -3,6 +3,8 @@
 //
 //   from :pools              pools.Config per pool
 //   from :branches           lake.BranchMeta per branch of every pool
+//   from :index_rules        index.FieldRule, index.TypeRule or
+//                            index.AggRule per rule, by name then age
 //   from pool:branches       lake.BranchMeta per branch of the pool
 //   from pool@branch:objects data.Object per live object, in scan order
 //                            (with `tap`, only those a filter may match)
@@ -12,6 +14,8 @@
 //                            Commit per commit from the revision back
 //   from pool@branch:rawlog  the commit objects' records, oldest first
 //   from pool@branch:vectors columnar copies of objects (zlake has none)
+//   from pool@branch:indexes index.Object per index object of a live
+//                            object, in scan order of the objects
 //
 // A name the compiler lets through but no source here knows is a 400.
 
@@ -23,12 +27,12 @@ import { DataObject } from './object';
 import { Lake } from './lake';
 import { PoolConfig } from './config';
 import { Ksuid } from './ksuid';
+import { actionRecord } from './commit';
+import { indexObjectRecord, ruleRecord } from './index/object';
 import {
-  addRecord,
   branchMetaRecord,
   branchTipRecord,
   commitRecord,
-  deleteRecord,
   metaTypes,
   objectRecord,
   partitionRecord,
@@ -41,6 +45,11 @@ export async function lakeMeta(lake: Lake, ctx: TypeContext, meta: string): Prom
   switch (meta) {
     case 'pools':
       return poolsMeta(lake, ctx);
+    case 'index_rules': {
+      const mt = metaTypes(ctx);
+      const rb = new RecordBuilder();
+      return (await lake.indexRuleList()).map((r) => ruleRecord(mt, rb, r));
+    }
     case 'branches': {
       const out: Value[] = [];
       for (const p of await lake.listPools()) {
@@ -87,6 +96,11 @@ export async function commitMeta(
       return logMeta(lake, ctx, pool, revision);
     case 'rawlog':
       return rawlogMeta(lake, ctx, pool, revision);
+    case 'indexes': {
+      const mt = metaTypes(ctx);
+      const rb = new RecordBuilder();
+      return (await lake.indexes(pool, revision)).map((x) => indexObjectRecord(mt, rb, x));
+    }
     case 'vectors':
       // Columnar copies of objects: zlake makes none yet, so none are listed.
       await lake.objects(pool, revision);
@@ -181,11 +195,7 @@ export async function rawlogMeta(
   for (let i = history.length - 1; i >= 0; i--) {
     const c = history[i];
     out.push(commitRecord(mt, rb, c.info, false));
-    for (const a of c.actions) {
-      out.push(
-        a.kind === 'add' ? addRecord(mt, rb, c.id, a.object) : deleteRecord(mt, rb, c.id, a.id),
-      );
-    }
+    for (const a of c.actions) out.push(actionRecord(mt, rb, c.id, a));
   }
   return out;
 }

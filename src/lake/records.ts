@@ -47,12 +47,15 @@ export class MetaTypes {
   readonly del: TypeNamed;
   readonly snapshotHeader: TypeNamed;
   readonly mergeSource: TypeNamed;
+  /** field.List: a list of field paths (pool keys, field index rules). */
+  readonly fieldList: TypeNamed;
 
   constructor(readonly ctx: TypeContext) {
     this.ksuid = this.name('ksuid.KSUID', TypeBytes);
     this.ksuidSimple = this.name('KSUID', TypeBytes);
     const path = this.name('field.Path', ctx.lookupTypeArray(TypeString));
     const list = this.name('field.List', ctx.lookupTypeArray(path));
+    this.fieldList = list;
     const which = this.name('order.Which', TypeString);
     this.sortKey = this.rec('order.SortKey', [
       ['order', which],
@@ -106,6 +109,11 @@ export class MetaTypes {
   private rec(name: string, spec: Spec): TypeNamed {
     const fields: Field[] = spec.map(([n, type]) => ({ name: n, type }));
     return this.name(name, this.ctx.lookupTypeRecord(fields));
+  }
+
+  /** A named record type of this context (made once, then reused). */
+  namedRecord(name: string, spec: [string, Type][]): TypeNamed {
+    return this.rec(name, spec);
   }
 
   /** data.Object for objects whose key range has these types. */
@@ -409,7 +417,7 @@ export function commitRecord(
 
 export class CorruptMetadataError extends Error {}
 
-function fieldsOf(v: Value, name: string, n: number): Value[] {
+export function fieldsOf(v: Value, name: string, n: number): Value[] {
   const t = v.type;
   if (!(t instanceof TypeNamed) || t.name !== name || !(t.type instanceof TypeRecord) || v.isNull) {
     throw new CorruptMetadataError(`expected a ${name} record`);
@@ -419,11 +427,11 @@ function fieldsOf(v: Value, name: string, n: number): Value[] {
   return f;
 }
 
-function str(v: Value): string {
+export function str(v: Value): string {
   return v.isNull ? '' : decodeString(v.buf, v.off, v.len);
 }
 
-function ksuidOf(v: Value): Ksuid {
+export function ksuidOf(v: Value): Ksuid {
   if (v.len !== 20) throw new CorruptMetadataError('bad KSUID');
   return Ksuid.fromBytes(v.buf.subarray(v.off, v.off + 20));
 }

@@ -23,6 +23,7 @@ import { Order, PoolConfig, primaryKey } from './config';
 import { notFound } from './errors';
 import { KeyGetter, keyCompare } from './keys';
 import { DataObject, dataKey, sortObjects } from './object';
+import { RowSpan } from './index/lookup';
 import { KeyRange, overlaps, SeekEntry, selectSpans, Span } from './seekindex';
 
 /** Values per batch out of a merge. */
@@ -39,6 +40,11 @@ export interface ScanOptions {
    * filtering to the caller.
    */
   exact?: boolean;
+  /**
+   * For some objects (by ID), the value ordinals worth reading (an index
+   * lookup's answer): only the streams holding them are read, whole.
+   */
+  rows?: ReadonlyMap<string, readonly RowSpan[]>;
 }
 
 export interface ScanStats {
@@ -52,6 +58,10 @@ export interface ScanStats {
   objectsRead: number;
   /** Objects skipped because their key span is outside the range. */
   objectsSkipped: number;
+  /** Objects skipped because their indexes say no value can match (set by the lake). */
+  objectsPruned: number;
+  /** Bytes of index objects read to decide that (set by the lake). */
+  indexBytesRead: number;
   /** ZNG streams served by the scan cache. */
   cacheHits: number;
   /** ZNG streams decoded from storage while the cache was on. */
@@ -68,6 +78,8 @@ export class PoolScan {
     recordsRead: 0,
     objectsRead: 0,
     objectsSkipped: 0,
+    objectsPruned: 0,
+    indexBytesRead: 0,
     cacheHits: 0,
     cacheMisses: 0,
   };
@@ -97,12 +109,24 @@ export class PoolScan {
     this.bounds = new Bounds(pool.layout.order, opts.exact === false ? undefined : range);
   }
 
+  /** Called once with the scan's stats when it ends or is closed (the lake's totals). */
+  onDone: ((stats: ScanStats) => void) | null = null;
+
+  private done(): void {
+    const f = this.onDone;
+    this.onDone = null;
+    f?.(this.stats);
+  }
+
   /** The next batch of values in pool order, or null at the end. */
   async pull(): Promise<Value[] | null> {
     for (;;) {
       if (this.closed) return null;
       if (!this.current) {
-        if (this.group >= this.groups.length) return null;
+        if (this.group >= this.groups.length) {
+          this.done();
+          return null;
+        }
         const objs = this.groups[this.group++];
         const cursors = objs.map((o, i) => this.cursor(o, i));
         this.current = cursors.length === 1 ? cursors[0] : new Merger(cursors, this.pool);
@@ -116,13 +140,19 @@ export class PoolScan {
   async close(): Promise<void> {
     this.closed = true;
     this.current = null;
+    this.done();
   }
 
   private cursor(o: DataObject, ordinal: number): Cursor {
-    const range = this.opts.range;
+    const range =
+      this.opts.range && (this.opts.range.lower || this.opts.range.upper)
+        ? this.opts.range
+        : undefined;
+    const rows = this.opts.rows?.get(o.id.toString());
     const spans = async (): Promise<Span[]> => {
-      if (!range || (!range.lower && !range.upper)) return [{ start: 0, end: o.size }];
-      return selectSpans(await this.seekIndex(o), range);
+      if (!range && !rows) return [{ start: 0, end: o.size }];
+      const entries = await this.seekIndex(o);
+      return selectSpans(rows ? entries.filter((e) => holdsRows(e, rows)) : entries, range);
     };
     this.stats.objectsRead++;
     return new Cursor(
@@ -156,6 +186,12 @@ export class PoolScan {
   countRecords(n: number): void {
     this.stats.recordsRead += n;
   }
+}
+
+/** True when a seek index entry's values include any of the rows. */
+function holdsRows(e: SeekEntry, rows: readonly RowSpan[]): boolean {
+  const last = e.valOff + e.valCnt - 1;
+  return rows.some((r) => r.first <= last && r.last >= e.valOff);
 }
 
 /** Groups objects (in pool order) into runs whose key spans overlap. */

@@ -1,26 +1,63 @@
-// Snapshots: the set of data objects live at a commit, and the set
-// arithmetic behind commits, reverts and merges.
+// Snapshots: the set of data objects live at a commit, with the index
+// objects of each, and the set arithmetic behind commits, reverts and
+// merges.
+//
+// An index object lives as long as its data object: deleting a data object
+// from a branch drops its indexes too (a revert that brings the object
+// back brings them back), so a snapshot never lists an index of an object
+// it does not have.
 
 import { Action } from './commit';
 import { conflict, invalid } from './errors';
+import { IndexObject } from './index/object';
 import { Ksuid } from './ksuid';
 import { DataObject } from './object';
 
+/** Index objects by data object ID, then by rule ID. */
+export type IndexMap = Map<string, ReadonlyMap<string, IndexObject>>;
+
+const NO_INDEXES: ReadonlyMap<string, IndexObject> = new Map();
+
 /**
- * The live objects at a commit, in the order they were added. Immutable
- * once built (cached and shared by commit ID).
+ * The live objects at a commit, in the order they were added, and their
+ * index objects. Immutable once built (cached and shared by commit ID).
  */
 export class Snapshot {
   constructor(
     private readonly objects: ReadonlyMap<string, DataObject>,
     /** Commits since the nearest commit object that embeds a snapshot. */
     readonly distance: number,
+    private readonly indexes: ReadonlyMap<string, ReadonlyMap<string, IndexObject>> = new Map(),
   ) {}
 
   static readonly empty = new Snapshot(new Map(), 0);
 
-  static of(objects: DataObject[], distance: number): Snapshot {
-    return new Snapshot(new Map(objects.map((o) => [o.id.toString(), o])), distance);
+  static of(objects: DataObject[], distance: number, indexes: IndexObject[] = []): Snapshot {
+    const byObject: IndexMap = new Map();
+    for (const x of indexes) {
+      const id = x.id.toString();
+      const m = new Map(byObject.get(id) ?? []);
+      m.set(x.rule.id.toString(), x);
+      byObject.set(id, m);
+    }
+    return new Snapshot(new Map(objects.map((o) => [o.id.toString(), o])), distance, byObject);
+  }
+
+  /** The index objects of a data object, by rule ID. */
+  indexesOf(id: Ksuid | string): ReadonlyMap<string, IndexObject> {
+    return this.indexes.get(id.toString()) ?? NO_INDEXES;
+  }
+
+  /** Every index object, in the order of their data objects. */
+  indexList(): IndexObject[] {
+    const out: IndexObject[] = [];
+    for (const m of this.indexes.values()) for (const x of m.values()) out.push(x);
+    return out;
+  }
+
+  /** True when any object has an index (so a scan may consult them). */
+  get indexed(): boolean {
+    return this.indexes.size > 0;
   }
 
   get size(): number {
@@ -44,23 +81,70 @@ export class Snapshot {
    * The snapshot after a commit's actions. Throws the reference's write
    * conflict errors when an action does not fit (a bug or a corrupt log).
    */
+  /** A copy of the index map to build another snapshot on (inner maps shared). */
+  indexMap(): IndexMap {
+    return new Map(this.indexes);
+  }
+
   apply(actions: readonly Action[], distance: number): Snapshot {
     const next = new Map(this.objects);
-    applyTo(next, actions);
-    return new Snapshot(next, distance);
+    const indexes = this.indexMap();
+    applyTo(next, indexes, actions);
+    return new Snapshot(next, distance, indexes);
   }
 }
 
-export function applyTo(objects: Map<string, DataObject>, actions: readonly Action[]): void {
+/**
+ * Applies actions to the object and index maps. The index maps' inner
+ * maps may be shared with other snapshots, so they are replaced, never
+ * changed.
+ */
+export function applyTo(
+  objects: Map<string, DataObject>,
+  indexes: IndexMap,
+  actions: readonly Action[],
+): void {
   for (const a of actions) {
-    if (a.kind === 'add') {
-      const id = a.object.id.toString();
-      if (objects.has(id)) throw new Error(`${id}: add of a duplicate data object: write conflict`);
-      objects.set(id, a.object);
-    } else {
-      const id = a.id.toString();
-      if (!objects.delete(id))
-        throw new Error(`${id}: delete of a non-existent data object: write conflict`);
+    switch (a.kind) {
+      case 'add': {
+        const id = a.object.id.toString();
+        if (objects.has(id))
+          throw new Error(`${id}: add of a duplicate data object: write conflict`);
+        objects.set(id, a.object);
+        break;
+      }
+      case 'delete': {
+        const id = a.id.toString();
+        if (!objects.delete(id))
+          throw new Error(`${id}: delete of a non-existent data object: write conflict`);
+        indexes.delete(id);
+        break;
+      }
+      case 'addIndex': {
+        const id = a.object.id.toString();
+        if (!objects.has(id))
+          throw new Error(
+            `${a.object}: add of an index of a non-existent data object: write conflict`,
+          );
+        const m = new Map(indexes.get(id) ?? []);
+        const rule = a.object.rule.id.toString();
+        if (m.has(rule))
+          throw new Error(`${a.object}: add of a duplicate index object: write conflict`);
+        m.set(rule, a.object);
+        indexes.set(id, m);
+        break;
+      }
+      case 'deleteIndex': {
+        const id = a.id.toString();
+        const m = new Map(indexes.get(id) ?? []);
+        if (!m.delete(a.rule.toString()))
+          throw new Error(
+            `${a.rule}/${a.id}: delete of a non-existent index object: write conflict`,
+          );
+        if (m.size === 0) indexes.delete(id);
+        else indexes.set(id, m);
+        break;
+      }
     }
   }
 }
@@ -68,6 +152,8 @@ export function applyTo(objects: Map<string, DataObject>, actions: readonly Acti
 /**
  * The actions that undo a commit on the branch tip: objects the commit
  * added that the tip still has are deleted, and objects it deleted that
+ * the tip lacks are added back (with the indexes they had); index objects
+ * it added that the tip still has are deleted, and those it deleted that
  * the tip lacks are added back.
  */
 export function revertActions(
@@ -78,20 +164,37 @@ export function revertActions(
   const added: DataObject[] = [];
   const deleted: string[] = [];
   const addedIds = new Set<string>();
+  const addedIndexes: IndexObject[] = [];
+  const deletedIndexes: { rule: Ksuid; id: Ksuid }[] = [];
   for (const a of commitActions) {
     if (a.kind === 'add') {
       added.push(a.object);
       addedIds.add(a.object.id.toString());
-    } else {
+    } else if (a.kind === 'delete') {
       const id = a.id.toString();
       if (addedIds.delete(id)) continue; // added and deleted in one commit
       deleted.push(id);
+    } else if (a.kind === 'addIndex') {
+      addedIndexes.push(a.object);
+    } else {
+      deletedIndexes.push(a);
     }
   }
-  const out: Action[] = [];
+  const deletes: Action[] = [];
+  const gone = new Set<string>();
   for (const o of added) {
-    if (addedIds.has(o.id.toString()) && tip.has(o.id)) out.push({ kind: 'delete', id: o.id });
+    if (addedIds.has(o.id.toString()) && tip.has(o.id)) {
+      deletes.push({ kind: 'delete', id: o.id });
+      gone.add(o.id.toString());
+    }
   }
+  for (const x of addedIndexes) {
+    if (gone.has(x.id.toString())) continue; // its object's delete drops it
+    if (tip.indexesOf(x.id).has(x.rule.id.toString()))
+      deletes.push({ kind: 'deleteIndex', rule: x.rule.id, id: x.id });
+  }
+  const adds: Action[] = [];
+  const back = new Set<string>();
   for (const id of deleted) {
     const o = before.get(id);
     if (!o) {
@@ -99,8 +202,24 @@ export function revertActions(
         `corrupt snapshot: ID ${id} is in patch's deleted objects but not in patch's base snapshot`,
       );
     }
-    if (!tip.has(id)) out.push({ kind: 'add', object: o });
+    if (!tip.has(id)) {
+      adds.push({ kind: 'add', object: o });
+      back.add(id);
+      for (const x of before.indexesOf(id).values()) adds.push({ kind: 'addIndex', object: x });
+    }
   }
+  for (const d of deletedIndexes) {
+    const id = d.id.toString();
+    if (back.has(id) || !tip.has(id) || tip.indexesOf(id).has(d.rule.toString())) continue;
+    const x = before.indexesOf(id).get(d.rule.toString());
+    if (!x) {
+      throw new Error(
+        `corrupt snapshot: index object ${d.rule}/${id} is in patch's deleted index objects but not in patch's base snapshot`,
+      );
+    }
+    adds.push({ kind: 'addIndex', object: x });
+  }
+  const out = [...deletes, ...adds];
   if (out.length === 0) throw invalid('revert commit is empty');
   return out;
 }
@@ -111,7 +230,9 @@ export function revertActions(
  * added; objects the child deleted are deleted. When both branches
  * deleted the same object since base, that is a conflict (each may have
  * rewritten its values elsewhere), as is a child's object the parent has
- * deleted since base.
+ * deleted since base. Index objects follow their data objects: those the
+ * child made since base are added where the parent lacks them, and those
+ * it dropped are deleted, for the objects the parent keeps.
  */
 export function mergeActions(
   base: Snapshot,
@@ -124,18 +245,36 @@ export function mergeActions(
   const what = `error merging ${JSON.stringify(childName)} into ${JSON.stringify(parentName)}`;
   const fail = (msg: string) => conflict(`${what}: ${msg}`);
   const deletes: Action[] = [];
+  const deleted = new Set<string>();
   for (const o of base.list()) {
     if (child.has(o.id)) continue;
     if (!parent.has(o.id)) throw fail(`delete conflict: ${o.id}`);
     deletes.push({ kind: 'delete', id: o.id });
+    deleted.add(o.id.toString());
   }
   const adds: Action[] = [];
+  const added = new Set<string>();
   for (const o of child.list()) {
     if (base.has(o.id) || parent.has(o.id)) continue;
     if (parentDeleted.has(o.id.toString())) {
       throw fail(`parent branch deletes object that child branch adds: ${o.id}`);
     }
     adds.push({ kind: 'add', object: o });
+    added.add(o.id.toString());
+  }
+  // Index objects of the objects the merged branch will have.
+  for (const o of child.list()) {
+    const id = o.id.toString();
+    if (deleted.has(id) || !(parent.has(id) || added.has(id))) continue;
+    const have = parent.indexesOf(id);
+    const had = base.indexesOf(id);
+    for (const [rule, x] of child.indexesOf(id)) {
+      if (!had.has(rule) && !have.has(rule)) adds.push({ kind: 'addIndex', object: x });
+    }
+    for (const rule of had.keys()) {
+      if (!child.indexesOf(id).has(rule) && have.has(rule))
+        deletes.push({ kind: 'deleteIndex', rule: Ksuid.mustParse(rule), id: o.id });
+    }
   }
   if (deletes.length + adds.length === 0) throw invalid(`${what}: difference is empty`);
   return [...deletes, ...adds];

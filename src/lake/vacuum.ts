@@ -1,13 +1,14 @@
 // Vacuum: permanently removes the data objects that a revision's history
-// added and that neither the revision nor any branch's tip still has.
-// Those objects are reachable only by time travel to older commits, which
-// answer "vacuumed" afterwards.
+// added and that neither the revision nor any branch's tip still has, and
+// every index object made of them. Those objects are reachable only by
+// time travel to older commits, which answer "vacuumed" afterwards.
 
 import { ObjectStore } from '../storage/storage';
 import { BranchRegistry } from './branches';
 import { CommitStore } from './commits';
 import { PoolConfig } from './config';
 import { Ksuid } from './ksuid';
+import { indexPrefix } from './index/object';
 import { dataKey, seekIndexKey } from './object';
 
 export async function vacuumCandidates(
@@ -46,4 +47,22 @@ export async function removeObjects(
     await storage.delete(dataKey(pool.id, id));
     await storage.delete(seekIndexKey(pool.id, id));
   }
+}
+
+/**
+ * Removes the index objects of the data objects, whatever rule made them
+ * (found by listing the pool's index objects: a rule may have been
+ * dropped, or the index made on another branch).
+ */
+export async function removeIndexesOf(
+  storage: ObjectStore,
+  pool: PoolConfig,
+  ids: Ksuid[],
+): Promise<void> {
+  const gone = new Set(ids.map(String));
+  const keys = (await storage.list(indexPrefix(pool.id))).filter((k) => {
+    const name = k.slice(k.lastIndexOf('/') + 1);
+    return gone.has(name.slice(0, name.search(/[-.]/)));
+  });
+  for (const k of keys) await storage.delete(k);
 }

@@ -4,6 +4,7 @@
 // on numbered channels, and the end of each channel), and a delete's
 // `where` becomes a predicate.
 
+import { ValueReader } from '../formats/io';
 import { Lake, PoolConfig } from '../lake';
 import { KeyRange } from '../lake/seekindex';
 import { TypeContext } from '../zed/context';
@@ -56,4 +57,8 @@ export interface QueryEngine {
    * reference's rule), as a predicate over the pool's values.
    */
   deleteFilter(where: string, lake: Lake, pool: PoolConfig, branch: string): Promise<DeleteFilter>;
+  /** Checks the script of an agg index rule (throws ParseError when it does not parse). */
+  checkScript(script: string): void;
+  /** Runs an agg index rule's script over input (values in ctx); its output is the index. */
+  runScript(script: string, input: ValueReader, ctx: TypeContext): Promise<Value[]>;
 }

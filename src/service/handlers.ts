@@ -63,7 +63,7 @@ export interface HandlerContext {
 
 export type Handler = (c: HandlerContext, req: Request, res: Response) => Promise<void>;
 
-function param(req: Request, name: string): string {
+export function param(req: Request, name: string): string {
   const v = (req.params as Record<string, string | undefined>)[name];
   if (v === undefined) throw invalid(`no arg ${JSON.stringify(name)} in path`);
   return v;
@@ -78,7 +78,7 @@ function metaRecord(build: (mt: ReturnType<typeof metaTypes>, rb: RecordBuilder)
 }
 
 /** Parses an ID as the reference does, with its text for the failure. */
-function parseId(s: string): Ksuid {
+export function parseId(s: string): Ksuid {
   const id = Ksuid.parse(s);
   if (!id) throw invalid(`invalid ID: ${s}`);
   return id;

@@ -3,6 +3,7 @@
 
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { ScanCacheStats } from '../lake/cache';
+import type { ScanTotals } from '../lake/lake';
 
 export class Metrics {
   readonly registry = new Registry();
@@ -241,6 +242,46 @@ export class Metrics {
       'zlake_scan_cache_evictions_total',
       'ZNG streams evicted from the scan cache to stay within its capacity.',
       (s) => s.evictions,
+    );
+  }
+
+  /**
+   * Reports what the lake's scans read and skipped (read when metrics are
+   * scraped): data bytes and objects read, objects skipped for their key
+   * span or ruled out by their indexes, and the index bytes that took.
+   */
+  observeScans(totals: () => ScanTotals): void {
+    const registers = [this.registry];
+    const counter = (name: string, help: string, read: (t: ScanTotals) => number) =>
+      new Counter({
+        name,
+        help,
+        registers,
+        collect() {
+          this.reset();
+          this.inc(read(totals()));
+        },
+      });
+    counter(
+      'zlake_scan_bytes_read_total',
+      'Bytes of data objects pool scans read (from storage or the scan cache).',
+      (t) => t.bytesRead,
+    );
+    counter('zlake_scan_objects_read_total', 'Data objects pool scans read.', (t) => t.objectsRead);
+    counter(
+      'zlake_scan_objects_skipped_total',
+      'Data objects pool scans skipped because their key span is outside the query range.',
+      (t) => t.objectsSkipped,
+    );
+    counter(
+      'zlake_scan_objects_pruned_total',
+      'Data objects pool scans skipped because their index objects rule out every match.',
+      (t) => t.objectsPruned,
+    );
+    counter(
+      'zlake_index_bytes_read_total',
+      'Bytes of index objects read to decide which data objects a scan skips.',
+      (t) => t.indexBytesRead,
     );
   }
 }

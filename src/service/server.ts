@@ -15,6 +15,7 @@ import { QueryEngine } from './engine';
 import { goJSON, HttpError, NO_CREDENTIALS } from './errors';
 import { EventHub } from './events';
 import * as h from './handlers';
+import * as ix from './indexes';
 import { Logger, nopLogger } from './log';
 import { Metrics } from './metrics';
 import { isKnownFormat, negotiate } from './mime';
@@ -115,6 +116,7 @@ export class Service {
     this.metrics = opts.metrics ?? new Metrics(opts.processMetrics ?? false);
     const cache = this.lake.cache;
     this.metrics.observeScanCache(() => cache.stats(), cache.budget);
+    this.metrics.observeScans(() => this.lake.scanTotals);
     const engine = opts.engine ?? zedEngine;
     this.engine = () => engine;
     this.hub = new EventHub(this.lake, this.metrics, this.log.with({}, 'events'), {
@@ -280,14 +282,10 @@ export class Service {
       ),
     );
     app.get('/query/status/:requestID', guard, api(h.queryStatus));
-    // Index rules and index objects are not part of zlake yet.
-    const notImplemented = api(async () => {
-      throw new HttpError('invalid', 'indexes are not implemented by zlake', 501);
-    });
-    app.post('/index', guard, notImplemented);
-    app.delete('/index', guard, notImplemented);
-    app.post('/pool/:pool/branch/:branch/index', guard, notImplemented);
-    app.post('/pool/:pool/branch/:branch/index/update', guard, notImplemented);
+    app.post('/index', guard, api(ix.addIndexRules));
+    app.delete('/index', guard, api(ix.deleteIndexRules));
+    app.post('/pool/:pool/branch/:branch/index', guard, api(ix.applyIndex));
+    app.post('/pool/:pool/branch/:branch/index/update', guard, api(ix.updateIndex));
 
     app.use(async (req: Request, res: Response) => {
       await drainBody(req);

@@ -56,4 +56,20 @@ export const zedEngine: QueryEngine = {
       range: range ?? undefined,
     };
   },
+
+  checkScript(script) {
+    parseQuery(script);
+  },
+
+  async runScript(script, input, zctx) {
+    const q = await compileQuery(script, {
+      ctx: new QueryContext({ zctx }),
+      inputs: [input],
+    });
+    try {
+      return await q.all();
+    } finally {
+      await q.close();
+    }
+  },
 };

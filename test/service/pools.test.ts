@@ -291,14 +291,17 @@ describe('service routes', () => {
     expect(r.headers.get('x-request-id')).toMatch(/^[0-9A-Za-z]{27}$/);
   });
 
-  test('unknown routes are 404, wrong methods 405, indexes 501', async () => {
+  test('unknown routes are 404, wrong methods 405', async () => {
     let r = await call(t.base, 'GET', '/nothing/here');
     expect(r.status).toBe(404);
     errorOf(r);
     r = await call(t.base, 'PATCH', '/pool');
     expect(r.status).toBe(405);
+    r = await call(t.base, 'GET', '/index');
+    expect(r.status).toBe(405);
     r = await call(t.base, 'POST', '/index', { body: '{}' });
-    expect(r.status).toBe(501);
+    expect(r.status).toBe(400);
+    expect(errorOf(r).error).toBe('no index rules given');
   });
 
   test('/metrics speaks Prometheus', async () => {

@@ -15,6 +15,7 @@ const loaders: Record<string, () => Promise<LakeCommand>> = {
   delete: async () => (await import('./delete')).del,
   drop: async () => (await import('./drop')).drop,
   init: async () => (await import('./init')).init,
+  index: async () => (await import('./indexing')).index,
   load: async () => (await import('./load')).load,
   log: async () => (await import('./log')).log,
   ls: async () => (await import('./ls')).ls,

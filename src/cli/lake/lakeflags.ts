@@ -110,6 +110,11 @@ export class LakeFlags {
     return this.quiet.value;
   }
 
+  /** The -use value (or the saved HEAD it defaults to). */
+  get useFlag(): string {
+    return this.use.value;
+  }
+
   get showVersion(): boolean {
     return this.version.value;
   }

@@ -7,6 +7,7 @@
 
 import { ByteSink, OutputBuffer, ValueWriter } from '../../formats/io';
 import { formatValue } from '../../formats/zson';
+import { goQuote } from '../../formats/zson/gotext';
 import { Ksuid } from '../../lake/ksuid';
 import { decodeInt, decodeIntBig, decodeString, decodeUint } from '../../zed/primitive';
 import { recordFields } from '../../zed/record';
@@ -21,7 +22,17 @@ export interface LakeWriterOptions {
   color?: boolean;
 }
 
-type Shape = 'pool' | 'branchMeta' | 'object' | 'partition' | 'commit' | 'tip' | 'action';
+type Shape =
+  | 'pool'
+  | 'branchMeta'
+  | 'object'
+  | 'partition'
+  | 'commit'
+  | 'tip'
+  | 'action'
+  | 'fieldRule'
+  | 'typeRule'
+  | 'aggRule';
 
 /**
  * The record types the format knows, by the names the reference's
@@ -48,6 +59,12 @@ const shapes: Record<string, Shape> = {
   Delete: 'action',
   'commits.DeleteIndex': 'action',
   DeleteIndex: 'action',
+  'index.FieldRule': 'fieldRule',
+  FieldRule: 'fieldRule',
+  'index.TypeRule': 'typeRule',
+  TypeRule: 'typeRule',
+  'index.AggRule': 'aggRule',
+  AggRule: 'aggRule',
 };
 
 /** Go's names for the primitive types the reference would unmarshal but not format. */
@@ -263,6 +280,8 @@ export class LakeWriter implements ValueWriter {
   private headName = '';
   /** Branch names by the commit at their tip (from lake.BranchTip records). */
   private tips = new Map<string, string[]>();
+  /** The name of the last index rule written (rules are listed under their names). */
+  private ruleName: string | null = null;
 
   constructor(sink: ByteSink, opts: LakeWriterOptions = {}) {
     this.out = new OutputBuffer(sink);
@@ -346,7 +365,22 @@ export class LakeWriter implements ValueWriter {
       }
       case 'action':
         return '';
+      case 'fieldRule':
+        return this.rule(f, `field ${keysText(f.get('fields'))}`);
+      case 'typeRule':
+        return this.rule(f, `type ${str(f.get('type'))}`);
+      case 'aggRule':
+        return this.rule(f, `agg ${goQuote(str(f.get('script')))}`);
     }
+  }
+
+  /** An index rule: its name when it differs from the last rule's, then "rule <id> <what>". */
+  private rule(f: Map<string, Value>, what: string): string {
+    const name = str(f.get('name'));
+    const line = `    rule ${ksuid(f.get('id'))} ${what}\n`;
+    if (name === this.ruleName) return line;
+    this.ruleName = name;
+    return `${name}\n${line}`;
   }
 
   private pool(f: Map<string, Value>): string {

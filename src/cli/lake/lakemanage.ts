@@ -277,7 +277,7 @@ export class LakeManager {
       const { commit } = await this.client.applyIndexRules(
         plan.pool.id.toString(),
         plan.branch,
-        need.map((r) => r.name),
+        need.map((r) => r.id),
         [o.id.toString()],
       );
       done++;

@@ -1,7 +1,7 @@
 // zlake ls: list the pools of the lake, or the branches of a pool.
 
 import { LakeCommand } from './command';
-import { copyAll, LakeOutputFlags } from './output';
+import { LakeOutputFlags, showQuery } from './output';
 
 export const ls: LakeCommand = {
   name: 'ls',
@@ -21,16 +21,7 @@ for people (the "lake" format); -f chooses any other output format.
         if (args[0].includes("'")) throw new Error('pool name may not contain quote characters');
         query = `from '${args[0]}':branches`;
       }
-      const client = await lake.connect();
-      const w = output.open(io.stdout);
-      let q;
-      try {
-        q = await client.query(query);
-      } catch (e) {
-        await w.close();
-        throw e;
-      }
-      await copyAll(q, w);
+      await showQuery(lake, output, io.stdout, query);
     };
   },
 };

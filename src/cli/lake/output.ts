@@ -6,6 +6,7 @@ import { Writable } from 'node:stream';
 import { sinkToWritable, ValueReader, ValueWriter } from '../../formats/io';
 import { FlagSet } from '../flags';
 import { newWriter, OutputFlags } from '../output';
+import { LakeFlags } from './lakeflags';
 import { LakeWriter } from './lakefmt';
 
 function isTTY(w: Writable): boolean {
@@ -43,6 +44,25 @@ export class LakeOutputFlags {
     }
     return newWriter(format, sink, opts);
   }
+}
+
+/** Runs a query on the lake and writes its values with the output flags. */
+export async function showQuery(
+  lake: LakeFlags,
+  output: LakeOutputFlags,
+  stdout: Writable,
+  query: string,
+): Promise<void> {
+  const client = await lake.connect();
+  const w = output.open(stdout);
+  let q;
+  try {
+    q = await client.query(query);
+  } catch (e) {
+    await w.close();
+    throw e;
+  }
+  await copyAll(q, w);
 }
 
 /** Copies every value from r to w, then closes both (w even on error). */

@@ -56,6 +56,7 @@ import { Sort } from '../runtime/ops/sort';
 import { Tail } from '../runtime/ops/tail';
 import { Yield } from '../runtime/ops/yield';
 import * as dag from './dag';
+import { indexFilter } from './indexfilter';
 import { CompileError } from './errors';
 import { spanPruner } from './optimizer';
 import { buildHeavy } from './heavy';
@@ -478,6 +479,7 @@ export class Builder {
           o.filter === null ? null : this.expr(o.filter),
           o.range,
           this.projection(o.project),
+          indexFilter(o.filter),
         );
       case 'LakeMetaScan':
         return lakeMetaSource(ctx, this.lake(), o.meta);

@@ -9,6 +9,7 @@ import { PoolConfig } from '../../../lake/config';
 import { Ksuid } from '../../../lake/ksuid';
 import { Lake } from '../../../lake/lake';
 import { commitMeta, lakeMeta, ObjectPruner, poolMeta } from '../../../lake/meta';
+import { IndexFilter } from '../../../lake/index/prune';
 import { KeyRange } from '../../../lake/seekindex';
 import { TypeBytes } from '../../../zed/types';
 import { Value } from '../../../zed/value';
@@ -25,12 +26,14 @@ async function openScan(
   pool: PoolConfig,
   commit: Ksuid,
   range: KeyRange | null,
+  index: IndexFilter | null,
 ): Promise<ValueReader> {
   const scan = await lake.scan(pool, commit, {
     ctx: ctx.zctx,
-    // The filter decides which values match: the range only skips
-    // objects and seek-index spans that cannot hold any.
+    // The filter decides which values match: the range and the index
+    // lookups only skip objects and seek-index spans that cannot hold any.
     ...(range ? { range, exact: false } : {}),
+    index,
   });
   return { read: () => scan.pull(), close: () => scan.close() };
 }
@@ -45,8 +48,10 @@ export class PoolSource extends ReaderScan {
     filter: Expr | null,
     range: KeyRange | null,
     project: CutField[] | null = null,
+    /** The part of the filter index objects can answer. */
+    index: IndexFilter | null = null,
   ) {
-    super(ctx, () => openScan(ctx, lake, pool, commit, range), filter, project);
+    super(ctx, () => openScan(ctx, lake, pool, commit, range, index), filter, project);
   }
 }
 
