@@ -5,8 +5,6 @@
 // aggregators; sources get the filters and key ranges the optimizer
 // pushed into them.
 
-import { primaryKey } from '../../lake/config';
-import { Lake } from '../../lake/lake';
 import { TypeContext, DuplicateFieldError } from '../../zed/context';
 import { TypeNet, TypeString } from '../../zed/types';
 import { Value } from '../../zed/value';
@@ -55,6 +53,7 @@ import { openFile, openURL, ReaderScan } from '../runtime/ops/scan';
 import { Sort } from '../runtime/ops/sort';
 import { Tail } from '../runtime/ops/tail';
 import { Yield } from '../runtime/ops/yield';
+import { DataSource, poolKeyPath } from '../data/source';
 import * as dag from './dag';
 import { CompileError } from './errors';
 import { spanPruner } from './optimizer';
@@ -65,7 +64,7 @@ const SHAPERS = new Set(['cast', 'crop', 'fill', 'fit', 'order', 'shape']);
 
 export interface BuildEnv {
   ctx: QueryContext;
-  lake?: Lake;
+  source?: DataSource;
   /** Inputs of Reader sources, by index (opened on first pull). */
   readers?: (() => Promise<ValueReader>)[];
   /** `file` may read local files. */
@@ -460,10 +459,10 @@ export class Builder {
     return fields;
   }
 
-  private lake(): Lake {
-    if (!this.env.lake)
+  private lake(): DataSource {
+    if (!this.env.source)
       throw new CompileError('internal error: lake operation cannot be used in non-lake context');
-    return this.env.lake;
+    return this.env.source;
   }
 
   private source(o: dag.Source): Operator {
@@ -490,7 +489,7 @@ export class Builder {
           o.pool,
           o.commit,
           o.meta,
-          o.keyFilter ? spanPruner(o.keyFilter, primaryKey(o.pool.layout)) : null,
+          o.keyFilter ? spanPruner(o.keyFilter, poolKeyPath(o.pool.layout)) : null,
         );
       case 'FileScan': {
         if (!this.env.allowFiles) throw new CompileError('file operator is not allowed here');

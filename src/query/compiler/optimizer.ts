@@ -6,8 +6,7 @@
 // key that its input arrives in key order.
 
 import { compare } from '../../zed/compare';
-import { primaryKey } from '../../lake/config';
-import { KeyRange } from '../../lake/seekindex';
+import { KeyRange, poolKeyPath } from '../data/source';
 import { ID, isFloat, TypeBool } from '../../zed/types';
 import { decodeFloat } from '../../zed/primitive';
 import { Value } from '../../zed/value';
@@ -214,7 +213,7 @@ function liftIntoSources(seq: dag.Seq): dag.Seq {
     if (next?.kind === 'Filter') {
       src.filter = next.expr;
       if (src.kind === 'PoolScan') {
-        const r = keyRange(next.expr, primaryKey(src.pool.layout));
+        const r = keyRange(next.expr, poolKeyPath(src.pool.layout));
         if (r !== null && (r.lower || r.upper)) src.range = r as KeyRange;
       }
       rest = rest.slice(1);
@@ -235,7 +234,7 @@ function propagateOrder(seq: dag.Seq): void {
   walkEntries(seq, (s) => {
     const src = s[0];
     if (src.kind !== 'PoolScan') return s;
-    let key: string[] | null = primaryKey(src.pool.layout);
+    let key: string[] | null = poolKeyPath(src.pool.layout);
     const dir = src.pool.layout.order === 'desc' ? -1 : 1;
     for (const op of s.slice(1)) {
       if (key === null) break;

@@ -1,0 +1,115 @@
+// The query layer's view of a lake: the few things `from`, the
+// meta-queries and `load` need, and nothing of how the lake stores them.
+// The service hands the compiler an implementation (src/lake/source.ts
+// adapts the lake to it), so the compiler and the operators depend on this
+// interface only, and the row and vector scans plug in behind `scan`.
+
+import { ValueReader } from '../../formats/io';
+import { TypeContext } from '../../zed/context';
+import { Value } from '../../zed/value';
+
+/** An identifier (pool, commit): printable, with its 20 bytes. */
+export interface DataId {
+  readonly bytes: Uint8Array;
+  toString(): string;
+}
+
+/** A pool's sort key: the order and the key paths (the first is the pool key). */
+export interface PoolLayout {
+  readonly order: 'asc' | 'desc';
+  readonly keys: readonly (readonly string[])[];
+}
+
+/**
+ * A pool as the query layer sees it. A source hands these out and takes
+ * back only the ones it handed out, so it may carry more than this.
+ */
+export interface PoolHandle {
+  readonly id: DataId;
+  readonly name: string;
+  readonly layout: PoolLayout;
+}
+
+/**
+ * A key range in value order: lower ≤ key ≤ upper, either bound optional.
+ * Values whose key is null or missing are in no range with a bound.
+ */
+export interface KeyRange {
+  lower?: Value;
+  upper?: Value;
+}
+
+/** The path of the pool key (the reference's default is `ts`). */
+export function poolKeyPath(layout: PoolLayout): string[] {
+  return layout.keys.length > 0 ? [...layout.keys[0]] : ['ts'];
+}
+
+/** What a scan of a pool reads. */
+export interface ScanRequest {
+  /** Context the values' types are made in. */
+  ctx: TypeContext;
+  /**
+   * Pool-key range that the query's filter implies: objects and spans that
+   * cannot hold such keys may be skipped, but values outside it may still
+   * come (the query's filter decides).
+   */
+  range: KeyRange | null;
+  /**
+   * The top-level fields the query reads from each value, or null when it
+   * may read whole values. With fields, a source may deliver values that
+   * hold only those fields (a columnar read); every other field of a
+   * record may be absent.
+   */
+  fields: FieldDemand | null;
+  /** Called once the scan has read all its objects, with what it read. */
+  onStats?: (s: SourceScanStats) => void;
+}
+
+/** The fields a query reads: paths from the value's top level. */
+export interface FieldDemand {
+  paths: string[][];
+}
+
+/** What one scan read from storage. */
+export interface SourceScanStats {
+  /** Objects read by rows (ZNG). */
+  rowObjects: number;
+  /** Objects read by columns (VNG copies). */
+  vectorObjects: number;
+  /** Stored bytes covered. */
+  bytes: number;
+}
+
+export interface LoadMessage {
+  author?: string;
+  message?: string;
+  meta?: Value;
+}
+
+/** The lake, as a source of values and pools for queries. */
+export interface DataSource {
+  listPools(): Promise<PoolHandle[]>;
+  /** A pool by name or ID; an unknown one throws the lake's not-found error. */
+  lookupPool(ref: string): Promise<PoolHandle>;
+  /** A commit ID (either form) or a branch name, as the branch's tip. */
+  resolveRevision(pool: PoolHandle, revision: string): Promise<DataId>;
+  /** The pool's values at the commit, in pool-key order. */
+  scan(pool: PoolHandle, commit: DataId, req: ScanRequest): Promise<ValueReader>;
+  /** `from :pools` and the like. */
+  lakeMeta(ctx: TypeContext, meta: string): Promise<Value[]>;
+  /** `from pool:branches` and the like. */
+  poolMeta(ctx: TypeContext, pool: PoolHandle, meta: string): Promise<Value[]>;
+  /**
+   * `from pool@commit:objects` and the like; with a pruner, objects whose
+   * key span it rejects are left out (a tapped `:objects`).
+   */
+  commitMeta(
+    ctx: TypeContext,
+    pool: PoolHandle,
+    commit: DataId,
+    meta: string,
+    pruner: ((min: Value, max: Value) => boolean) | null,
+  ): Promise<Value[]>;
+  /** Commits the reader's values to the branch; the new commit's ID. */
+  load(pool: PoolHandle, branch: string, reader: ValueReader, msg: LoadMessage): Promise<DataId>;
+}
