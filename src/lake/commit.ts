@@ -6,11 +6,13 @@
 //   - for a merge, a commits.MergeSource record ({commit, source}) naming
 //     the child branch's commit that was merged, so a later merge of the
 //     same branches starts from there rather than from where they forked;
-//   - its actions: commits.Delete records ({commit, id}) and commits.Add
-//     records ({commit, object: data.Object});
+//   - its actions: commits.Delete records ({commit, id}), commits.Add
+//     records ({commit, object: data.Object}), and commits.AddVector and
+//     commits.DeleteVector records ({commit, id}) for columnar copies;
 //   - optionally, a full snapshot of the objects live after the commit: a
 //     commits.Snapshot header ({commit, count}) followed by count
-//     commits.SnapshotObject records. Writers add one every
+//     commits.SnapshotObject records, then a commits.SnapshotVector
+//     ({commit, id}) per object with a columnar copy. Writers add one every
 //     SNAPSHOT_INTERVAL commits so rebuilding the live set from cold storage
 //     reads a bounded number of commit objects.
 
@@ -26,10 +28,13 @@ import {
   commitRecord,
   CorruptMetadataError,
   deleteRecord,
+  idRecord,
+  MetaTypes,
   metaTypes,
   readAddLike,
   readCommit,
   readDelete,
+  readIdRecord,
   readMergeSource,
   readSnapshotHeader,
   RecordBuilder,
@@ -37,7 +42,34 @@ import {
   typeName,
 } from './records';
 
-export type Action = { kind: 'add'; object: DataObject } | { kind: 'delete'; id: Ksuid };
+export type Action =
+  | { kind: 'add'; object: DataObject }
+  | { kind: 'delete'; id: Ksuid }
+  /** The object's columnar copy (<id>.vng) is live from this commit on. */
+  | { kind: 'addVector'; id: Ksuid }
+  | { kind: 'deleteVector'; id: Ksuid };
+
+/** Adds of new objects, then of the columnar copies written for them. */
+export function addActions(objects: DataObject[], vectors: Ksuid[]): Action[] {
+  return [
+    ...objects.map((object): Action => ({ kind: 'add', object })),
+    ...vectors.map((id): Action => ({ kind: 'addVector', id })),
+  ];
+}
+
+/** The record of an action in a commit object (and in `:rawlog`). */
+export function actionRecord(mt: MetaTypes, rb: RecordBuilder, commit: Ksuid, a: Action): Value {
+  switch (a.kind) {
+    case 'add':
+      return addRecord(mt, rb, commit, a.object);
+    case 'delete':
+      return deleteRecord(mt, rb, commit, a.id);
+    case 'addVector':
+      return idRecord(rb, mt.addVector, commit, a.id);
+    case 'deleteVector':
+      return idRecord(rb, mt.delVector, commit, a.id);
+  }
+}
 
 /** Commits between embedded snapshots. */
 export const SNAPSHOT_INTERVAL = 32;
@@ -50,6 +82,8 @@ export class CommitObject {
     readonly snapshot?: DataObject[],
     /** For a merge commit, the child branch commit it merged. */
     readonly mergeSource?: Ksuid,
+    /** With snapshot, the objects that have columnar copies. */
+    readonly snapshotVectors?: Ksuid[],
   ) {}
 
   get id(): Ksuid {
@@ -68,14 +102,11 @@ export class CommitObject {
     const vals: Value[] = [commitRecord(mt, rb, this.info, false)];
     if (this.mergeSource)
       vals.push(rb.begin().ksuid(id).ksuid(this.mergeSource).end(mt.mergeSource));
-    for (const a of this.actions) {
-      vals.push(
-        a.kind === 'add' ? addRecord(mt, rb, id, a.object) : deleteRecord(mt, rb, id, a.id),
-      );
-    }
+    for (const a of this.actions) vals.push(actionRecord(mt, rb, id, a));
     if (this.snapshot) {
       vals.push(rb.begin().ksuid(id).uint(this.snapshot.length).end(mt.snapshotHeader));
       for (const o of this.snapshot) vals.push(snapshotObjectRecord(mt, rb, id, o));
+      for (const v of this.snapshotVectors ?? []) vals.push(idRecord(rb, mt.snapshotVector, id, v));
     }
     const sink = new BufferSink();
     const w = newWriter(sink);
@@ -104,6 +135,7 @@ function decodeCommit(buf: Buffer, ctx: TypeContext): CommitObject {
   const actions: Action[] = [];
   let snapshot: DataObject[] | undefined;
   let mergeSource: Ksuid | undefined;
+  let vectors: Ksuid[] | undefined;
   let i = 1;
   for (; i < vals.length; i++) {
     const v = vals[i];
@@ -112,21 +144,28 @@ function decodeCommit(buf: Buffer, ctx: TypeContext): CommitObject {
       actions.push({ kind: 'add', object: readAddLike(v, name).object });
     } else if (name === 'commits.Delete') {
       actions.push({ kind: 'delete', id: readDelete(v).id });
+    } else if (name === 'commits.AddVector' || name === 'commits.DeleteVector') {
+      const { id } = readIdRecord(v, name);
+      actions.push({ kind: name === 'commits.AddVector' ? 'addVector' : 'deleteVector', id });
     } else if (name === 'commits.MergeSource') {
       mergeSource = readMergeSource(v).source;
     } else if (name === 'commits.Snapshot') {
       const { count } = readSnapshotHeader(v);
-      if (i + 1 + count !== vals.length) throw new CorruptMetadataError('snapshot count mismatch');
+      if (i + 1 + count > vals.length) throw new CorruptMetadataError('snapshot count mismatch');
       snapshot = [];
-      for (let k = i + 1; k < vals.length; k++) {
+      for (let k = i + 1; k < i + 1 + count; k++) {
         snapshot.push(readAddLike(vals[k], 'commits.SnapshotObject').object);
+      }
+      vectors = [];
+      for (let k = i + 1 + count; k < vals.length; k++) {
+        vectors.push(readIdRecord(vals[k], 'commits.SnapshotVector').id);
       }
       break;
     } else {
       throw new CorruptMetadataError(`unknown action ${name || 'record'}`);
     }
   }
-  return new CommitObject(info, actions, snapshot, mergeSource);
+  return new CommitObject(info, actions, snapshot, mergeSource, vectors);
 }
 
 /** Storage key of a commit object. */

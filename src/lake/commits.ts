@@ -12,7 +12,6 @@ import { notFound } from './errors';
 import { Ksuid } from './ksuid';
 import { LRU } from './lru';
 import { applyTo, Snapshot } from './snapshot';
-import { DataObject } from './object';
 
 export class CommitStore {
   private objects = new LRU<string, CommitObject>(4096);
@@ -93,7 +92,7 @@ export class CommitStore {
       }
       const o = await this.get(pool, at);
       if (o.snapshot) {
-        base = Snapshot.of(o.snapshot, 0);
+        base = Snapshot.of(o.snapshot, 0, o.snapshotVectors);
         break;
       }
       chain.push(o);
@@ -101,9 +100,9 @@ export class CommitStore {
     }
     let snap = base;
     if (chain.length > 0) {
-      const objects = new Map<string, DataObject>(base.list().map((o) => [o.id.toString(), o]));
-      for (let i = chain.length - 1; i >= 0; i--) applyTo(objects, chain[i].actions);
-      snap = new Snapshot(objects, base.distance + chain.length);
+      const state = base.state();
+      for (let i = chain.length - 1; i >= 0; i--) applyTo(state, chain[i].actions);
+      snap = new Snapshot(state.objects, base.distance + chain.length, state.vectors);
     }
     this.snapshots.set(pool + '/' + leaf, snap);
     return snap;

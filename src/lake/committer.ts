@@ -125,6 +125,7 @@ export class Committer {
         built.actions,
         embed ? next.list() : undefined,
         built.mergeSource,
+        embed ? next.vectorIds() : undefined,
       );
       await this.commits.put(pool.id, obj);
       const events = commitEvents(pool, built, branchName, id);

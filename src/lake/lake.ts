@@ -242,6 +242,29 @@ export class Lake {
     return { commit: commit.id };
   }
 
+  /** Writes columnar copies of the branch's objects and commits them. */
+  async addVectors(
+    poolRef: string | PoolConfig,
+    branchName: string,
+    ids: Ksuid[],
+    msg: CommitMessage = {},
+  ): Promise<CommitResult> {
+    return {
+      commit: await this.changes.addVectors(await this.pool(poolRef), branchName, ids, msg),
+    };
+  }
+
+  /** Commits the removal of the objects' columnar copies from the branch. */
+  async deleteVectors(
+    poolRef: string | PoolConfig,
+    branchName: string,
+    ids: Ksuid[],
+    msg: CommitMessage = {},
+  ): Promise<CommitResult> {
+    const commit = await this.changes.deleteVectors(await this.pool(poolRef), branchName, ids, msg);
+    return { commit: commit.id };
+  }
+
   /** Brings the child branch's changes since the branches last met into the parent. */
   async merge(
     poolRef: string | PoolConfig,

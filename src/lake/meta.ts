@@ -11,24 +11,24 @@
 //   from pool@branch:log     lake.BranchTip per branch of the pool, then a
 //                            Commit per commit from the revision back
 //   from pool@branch:rawlog  the commit objects' records, oldest first
-//   from pool@branch:vectors columnar copies of objects (zlake has none)
+//   from pool@branch:vectors data.Object per live object with a columnar
+//                            copy, in scan order
 //
 // A name the compiler lets through but no source here knows is a 400.
 
 import { TypeContext } from '../zed/context';
 import { Value } from '../zed/value';
 import { compare } from '../zed/compare';
+import { actionRecord } from './commit';
 import { invalid, isLakeError } from './errors';
 import { DataObject } from './object';
 import { Lake } from './lake';
 import { PoolConfig } from './config';
 import { Ksuid } from './ksuid';
 import {
-  addRecord,
   branchMetaRecord,
   branchTipRecord,
   commitRecord,
-  deleteRecord,
   metaTypes,
   objectRecord,
   partitionRecord,
@@ -88,9 +88,7 @@ export async function commitMeta(
     case 'rawlog':
       return rawlogMeta(lake, ctx, pool, revision);
     case 'vectors':
-      // Columnar copies of objects: zlake makes none yet, so none are listed.
-      await lake.objects(pool, revision);
-      return [];
+      return objectsMeta(lake, ctx, pool, revision, null, true);
     default:
       throw invalid(`unknown commit metadata type: ${JSON.stringify(meta)}`);
   }
@@ -122,11 +120,17 @@ export async function objectsMeta(
   pool: string | PoolConfig,
   revision: string | Ksuid,
   pruner: ObjectPruner | null = null,
+  /** Only the objects with columnar copies (`:vectors`). */
+  vectors = false,
 ): Promise<Value[]> {
   const mt = metaTypes(ctx);
   const rb = new RecordBuilder();
   let objects = await lake.objects(pool, revision);
   if (pruner) objects = objects.filter((o) => !pruner(o.min, o.max));
+  if (vectors) {
+    const snap = await lake.snapshot(pool, revision);
+    objects = objects.filter((o) => snap.hasVector(o.id));
+  }
   return objects.map((o) => objectRecord(mt, rb, o));
 }
 
@@ -164,7 +168,7 @@ export async function partitionsMeta(
 
 /**
  * The raw commit log: each commit's records as its object stores them
- * (commits.Commit, then commits.Add and commits.Delete), first commit
+ * (commits.Commit, then its actions), first commit
  * first. zlake's own bookkeeping records (merge sources, embedded
  * snapshots) are not part of the reference's log and are left out.
  */
@@ -181,11 +185,7 @@ export async function rawlogMeta(
   for (let i = history.length - 1; i >= 0; i--) {
     const c = history[i];
     out.push(commitRecord(mt, rb, c.info, false));
-    for (const a of c.actions) {
-      out.push(
-        a.kind === 'add' ? addRecord(mt, rb, c.id, a.object) : deleteRecord(mt, rb, c.id, a.id),
-      );
-    }
+    for (const a of c.actions) out.push(actionRecord(mt, rb, c.id, a));
   }
   return out;
 }

@@ -7,20 +7,42 @@ import { Ksuid } from './ksuid';
 import { DataObject } from './object';
 
 /**
- * The live objects at a commit, in the order they were added. Immutable
- * once built (cached and shared by commit ID).
+ * The live objects at a commit, in the order they were added, and which of
+ * them have a live columnar copy. Immutable once built (cached and shared
+ * by commit ID).
  */
 export class Snapshot {
   constructor(
     private readonly objects: ReadonlyMap<string, DataObject>,
     /** Commits since the nearest commit object that embeds a snapshot. */
     readonly distance: number,
+    /** IDs of live objects whose columnar copy is live. */
+    private readonly vectors: ReadonlySet<string> = new Set(),
   ) {}
 
   static readonly empty = new Snapshot(new Map(), 0);
 
-  static of(objects: DataObject[], distance: number): Snapshot {
-    return new Snapshot(new Map(objects.map((o) => [o.id.toString(), o])), distance);
+  static of(objects: DataObject[], distance: number, vectors: Ksuid[] = []): Snapshot {
+    return new Snapshot(
+      new Map(objects.map((o) => [o.id.toString(), o])),
+      distance,
+      new Set(vectors.map(String)),
+    );
+  }
+
+  /** Whether the object has a live columnar copy. */
+  hasVector(id: Ksuid | string): boolean {
+    return this.vectors.has(id.toString());
+  }
+
+  /** The IDs of the objects with columnar copies. */
+  vectorIds(): Ksuid[] {
+    return [...this.vectors].map((id) => this.objects.get(id)!.id);
+  }
+
+  /** A mutable copy of the state, for applying actions. */
+  state(): SnapshotState {
+    return { objects: new Map(this.objects), vectors: new Set(this.vectors) };
   }
 
   get size(): number {
@@ -45,22 +67,53 @@ export class Snapshot {
    * conflict errors when an action does not fit (a bug or a corrupt log).
    */
   apply(actions: readonly Action[], distance: number): Snapshot {
-    const next = new Map(this.objects);
+    const next = this.state();
     applyTo(next, actions);
-    return new Snapshot(next, distance);
+    return new Snapshot(next.objects, distance, next.vectors);
   }
 }
 
-export function applyTo(objects: Map<string, DataObject>, actions: readonly Action[]): void {
+export interface SnapshotState {
+  objects: Map<string, DataObject>;
+  vectors: Set<string>;
+}
+
+/**
+ * Applies actions to a snapshot's state. An object that leaves the branch
+ * takes its columnar copy's entry with it (the copy stays in storage, for
+ * time travel, until vacuum removes both).
+ */
+export function applyTo(state: SnapshotState, actions: readonly Action[]): void {
+  const { objects, vectors } = state;
   for (const a of actions) {
-    if (a.kind === 'add') {
-      const id = a.object.id.toString();
-      if (objects.has(id)) throw new Error(`${id}: add of a duplicate data object: write conflict`);
-      objects.set(id, a.object);
-    } else {
-      const id = a.id.toString();
-      if (!objects.delete(id))
-        throw new Error(`${id}: delete of a non-existent data object: write conflict`);
+    switch (a.kind) {
+      case 'add': {
+        const id = a.object.id.toString();
+        if (objects.has(id))
+          throw new Error(`${id}: add of a duplicate data object: write conflict`);
+        objects.set(id, a.object);
+        break;
+      }
+      case 'delete': {
+        const id = a.id.toString();
+        if (!objects.delete(id))
+          throw new Error(`${id}: delete of a non-existent data object: write conflict`);
+        vectors.delete(id);
+        break;
+      }
+      case 'addVector': {
+        const id = a.id.toString();
+        if (vectors.has(id) || !objects.has(id))
+          throw new Error(`${id}: add of a duplicate vector of data object: write conflict`);
+        vectors.add(id);
+        break;
+      }
+      case 'deleteVector': {
+        const id = a.id.toString();
+        if (!vectors.delete(id))
+          throw new Error(`${id}: delete of a non-present vector: write conflict`);
+        break;
+      }
     }
   }
 }
@@ -68,7 +121,9 @@ export function applyTo(objects: Map<string, DataObject>, actions: readonly Acti
 /**
  * The actions that undo a commit on the branch tip: objects the commit
  * added that the tip still has are deleted, and objects it deleted that
- * the tip lacks are added back.
+ * the tip lacks are added back (with their columnar copies, if they had
+ * them); columnar copies it added are deleted and ones it deleted added
+ * back, where the tip still has their objects.
  */
 export function revertActions(
   before: Snapshot,
@@ -78,19 +133,33 @@ export function revertActions(
   const added: DataObject[] = [];
   const deleted: string[] = [];
   const addedIds = new Set<string>();
+  const vectorsAdded: Ksuid[] = [];
+  const vectorsDeleted: Ksuid[] = [];
   for (const a of commitActions) {
     if (a.kind === 'add') {
       added.push(a.object);
       addedIds.add(a.object.id.toString());
-    } else {
+    } else if (a.kind === 'delete') {
       const id = a.id.toString();
       if (addedIds.delete(id)) continue; // added and deleted in one commit
       deleted.push(id);
-    }
+    } else if (a.kind === 'addVector') vectorsAdded.push(a.id);
+    else vectorsDeleted.push(a.id);
   }
   const out: Action[] = [];
+  const removing = new Set<string>();
   for (const o of added) {
-    if (addedIds.has(o.id.toString()) && tip.has(o.id)) out.push({ kind: 'delete', id: o.id });
+    if (addedIds.has(o.id.toString()) && tip.has(o.id)) {
+      out.push({ kind: 'delete', id: o.id });
+      removing.add(o.id.toString());
+    }
+  }
+  // A deleted object takes its copy's entry with it.
+  for (const id of vectorsAdded) {
+    if (!removing.has(id.toString()) && tip.hasVector(id)) out.push({ kind: 'deleteVector', id });
+  }
+  for (const id of vectorsDeleted) {
+    if (tip.has(id) && !tip.hasVector(id)) out.push({ kind: 'addVector', id });
   }
   for (const id of deleted) {
     const o = before.get(id);
@@ -99,7 +168,10 @@ export function revertActions(
         `corrupt snapshot: ID ${id} is in patch's deleted objects but not in patch's base snapshot`,
       );
     }
-    if (!tip.has(id)) out.push({ kind: 'add', object: o });
+    if (!tip.has(id)) {
+      out.push({ kind: 'add', object: o });
+      if (before.hasVector(id)) out.push({ kind: 'addVector', id: o.id });
+    }
   }
   if (out.length === 0) throw invalid('revert commit is empty');
   return out;
@@ -136,7 +208,19 @@ export function mergeActions(
       throw fail(`parent branch deletes object that child branch adds: ${o.id}`);
     }
     adds.push({ kind: 'add', object: o });
+    if (child.hasVector(o.id)) adds.push({ kind: 'addVector', id: o.id });
   }
-  if (deletes.length + adds.length === 0) throw invalid(`${what}: difference is empty`);
-  return [...deletes, ...adds];
+  // Columnar copies the child made or dropped since base, of objects both
+  // branches still have.
+  const vectors: Action[] = [];
+  for (const o of child.list()) {
+    if (!parent.has(o.id) || !base.has(o.id)) continue;
+    const had = base.hasVector(o.id);
+    const has = child.hasVector(o.id);
+    if (has && !had && !parent.hasVector(o.id)) vectors.push({ kind: 'addVector', id: o.id });
+    if (had && !has && parent.hasVector(o.id)) vectors.push({ kind: 'deleteVector', id: o.id });
+  }
+  if (deletes.length + adds.length + vectors.length === 0)
+    throw invalid(`${what}: difference is empty`);
+  return [...deletes, ...adds, ...vectors];
 }

@@ -1,5 +1,6 @@
-// Vacuum: permanently removes the data objects that a revision's history
-// added and that neither the revision nor any branch's tip still has.
+// Vacuum: permanently removes the data objects (with their seek indexes
+// and columnar copies) that a revision's history added and that neither
+// the revision nor any branch's tip still has.
 // Those objects are reachable only by time travel to older commits, which
 // answer "vacuumed" afterwards.
 
@@ -9,6 +10,7 @@ import { CommitStore } from './commits';
 import { PoolConfig } from './config';
 import { Ksuid } from './ksuid';
 import { dataKey, seekIndexKey } from './object';
+import { vectorKey } from './vectors';
 
 export async function vacuumCandidates(
   storage: ObjectStore,
@@ -36,7 +38,7 @@ export async function vacuumCandidates(
   return out;
 }
 
-/** Removes the objects' data and seek index. */
+/** Removes the objects' data, seek index and columnar copy. */
 export async function removeObjects(
   storage: ObjectStore,
   pool: PoolConfig,
@@ -45,5 +47,6 @@ export async function removeObjects(
   for (const id of ids) {
     await storage.delete(dataKey(pool.id, id));
     await storage.delete(seekIndexKey(pool.id, id));
+    await storage.delete(vectorKey(pool.id, id));
   }
 }

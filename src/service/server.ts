@@ -218,6 +218,8 @@ export class Service {
     app.delete('/pool/:pool/branch/:branch', api(h.deleteBranch));
     app.post('/pool/:pool/branch/:branch/compact', api(h.compact));
     app.post('/pool/:pool/branch/:branch/delete', api(h.deleteData));
+    app.post('/pool/:pool/branch/:branch/vectors', api(h.addVectors));
+    app.post('/pool/:pool/branch/:branch/vectors/delete', api(h.deleteVectors));
     app.post('/pool/:pool/branch/:branch/merge/:child', api(h.merge));
     app.post('/pool/:pool/branch/:branch/revert/:commit', api(h.revert));
     app.post('/pool/:pool/revision/:revision/vacuum', api(h.vacuum));

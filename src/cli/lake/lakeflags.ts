@@ -123,6 +123,16 @@ export class LakeFlags {
     return this.client;
   }
 
+  /** The root flags as given, for a subcommand to be run with. */
+  carried(): string[] {
+    return [
+      '-lake',
+      this.lakeRef.value,
+      ...(this.use.value !== '' ? ['-use', this.use.value] : []),
+      ...(this.quiet.value ? ['-q'] : []),
+    ];
+  }
+
   /** The working pool and branch (-use, else the saved HEAD); branch defaults to main. */
   head(): Commitish {
     const c = parseCommitish(this.use.value);
