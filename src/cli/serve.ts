@@ -2,7 +2,7 @@
 // reference's `zed serve` flags.
 
 import { createReadStream, promises as fs } from 'node:fs';
-import { isS3Location, localPath, openLake } from '../backend/open';
+import { isS3Location, localPath, openLake, parseVectorScanMode } from '../backend/open';
 import { DEFAULT_CACHE_SIZE } from '../lake';
 import { openLogSink, Logger, parseLogLevel } from '../service/log';
 import { isKnownFormat } from '../service/mime';
@@ -60,6 +60,11 @@ export async function serve(args: string[]): Promise<number> {
     'cache.size',
     DEFAULT_CACHE_SIZE,
     'bytes of decoded data objects kept in memory for queries (0 turns the cache off)',
+  );
+  const vectorScan = fs_.string(
+    'vector.scan',
+    'auto',
+    'read data objects by their columnar copies: auto, on (wherever a query allows), off',
   );
   const auth = fs_.bool('auth.enabled', false, 'enable authentication checks (not supported)');
   const grace = fs_.string(
@@ -134,6 +139,7 @@ export async function serve(args: string[]): Promise<number> {
     redisPrefix: redisPrefix.value,
     redisPassword: redisPassword.value || undefined,
     cacheSize: cacheSize.value,
+    vectorScan: parseVectorScanMode(vectorScan.value),
   });
   const service = new Service({
     lake,

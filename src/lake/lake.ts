@@ -31,7 +31,7 @@ import { BranchChanges, CommitResult, DeleteWhereOptions, LoadResult } from './c
 import { CommitObject } from './commit';
 import { CommitStore } from './commits';
 import { CommitHooks, CommitMessage, Committer, MAX_COMMIT_RETRIES } from './committer';
-import { BranchConfig, PoolConfig } from './config';
+import { BranchConfig, PoolConfig, primaryKey } from './config';
 import { invalid, LakeError, notFound } from './errors';
 import { LakeEvent, ObjectsDropped, StreamedEvent } from './events';
 import { Ksuid } from './ksuid';
@@ -40,7 +40,9 @@ import { DataObject, seekIndexKey, sortObjects } from './object';
 import { CommitInfo, SeekEntry } from './records';
 import { Registers } from './registers';
 import { PoolScan, ScanOptions } from './scan';
-import { decodeSeekIndex } from './seekindex';
+import { decodeSeekIndex, KeyRange, within } from './seekindex';
+import { ColumnScan, loadLayout } from './vectorscan';
+import { VngLayout } from '../formats/vng/project';
 import { Snapshot } from './snapshot';
 import { removeObjects, vacuumCandidates } from './vacuum';
 
@@ -62,6 +64,24 @@ export interface LakeOptions {
   cacheSize?: number;
   /** Called as commits retry and give up (metrics). */
   hooks?: CommitHooks;
+  /**
+   * When scans read objects by their columnar copies: `auto` (the default)
+   * when the query names the fields it reads, the object lies wholly in
+   * the scan's key range and the scan cache does not hold most of its
+   * rows (decoded rows in memory beat columns in storage), `on` whenever the query names its fields (even
+   * where the row path would skip parts of the object: for testing the
+   * columnar path everywhere), `off` never. Default from ZLAKE_VECTOR_SCAN.
+   */
+  vectorScan?: VectorScanMode;
+}
+
+export type VectorScanMode = 'auto' | 'on' | 'off';
+
+/** The mode from a flag's or the environment's text. */
+export function parseVectorScanMode(s: string | undefined): VectorScanMode {
+  if (s === undefined || s === '') return 'auto';
+  if (s === 'auto' || s === 'on' || s === 'off') return s;
+  throw invalid(`vector scan mode must be auto, on or off: ${s}`);
 }
 
 export class Lake {
@@ -76,6 +96,8 @@ export class Lake {
   private committer: Committer;
   private changes: BranchChanges;
   private seekIndexes = new LRU<string, SeekEntry[]>(8192);
+  private vngLayouts = new LRU<string, Promise<VngLayout>>(4096);
+  readonly vectorScan: VectorScanMode;
   private unsubscribe: () => void;
 
   constructor(
@@ -87,6 +109,7 @@ export class Lake {
     const size = opts.cacheSize ?? DEFAULT_CACHE_SIZE;
     if (!(size >= 0)) throw invalid(`cache size must be a number of bytes: ${size}`);
     this.cache = new ScanCache(size);
+    this.vectorScan = opts.vectorScan ?? parseVectorScanMode(process.env.ZLAKE_VECTOR_SCAN);
     this.registers = new Registers(storage, coord);
     this.branches = new BranchRegistry(this.registers, this.commits);
     this.pools = new PoolCatalog(this.registers, this.branches);
@@ -131,11 +154,13 @@ export class Lake {
       for (const id of e.objects) {
         this.cache.dropObject(`${e.pool_id}/${id}`);
         this.seekIndexes.delete(`${e.pool_id}/${id}`);
+        this.vngLayouts.delete(`${e.pool_id}/${id}`);
       }
     } else if (e.name === 'pool-delete') {
       const id = Ksuid.mustParse(e.pool_id);
       this.commits.forgetPool(id);
       this.seekIndexes.deletePrefix(`${id}/`);
+      this.vngLayouts.deletePrefix(`${id}/`);
       this.cache.dropPool(id.toString());
     }
   }
@@ -339,12 +364,57 @@ export class Lake {
     poolRef: string | PoolConfig,
     revision: string | Ksuid,
     opts: ScanOptions,
+    /**
+     * The top-level fields the caller reads from each value, or null: it
+     * may read all. With fields, objects may be read by their columnar
+     * copies, as records of just those fields (and the pool key).
+     */
+    fields: readonly string[] | null = null,
   ): Promise<PoolScan> {
     const pool = await this.pool(poolRef);
     const commit =
       typeof revision === 'string' ? await this.resolveRevision(pool, revision) : revision;
     const snap = await this.commits.snapshot(pool.id, commit);
-    return this.scanObjects(pool, snap.list(), commit, opts);
+    const columns = fields ? this.columnScan(pool, snap, commit, fields, opts.range) : undefined;
+    return this.scanObjects(pool, snap.list(), commit, columns ? { ...opts, columns } : opts);
+  }
+
+  /**
+   * How a scan that reads only the given top-level fields uses columnar
+   * copies, or undefined when it reads by rows only.
+   */
+  private columnScan(
+    pool: PoolConfig,
+    snap: Snapshot,
+    commit: Ksuid,
+    fields: readonly string[],
+    range: KeyRange | undefined,
+  ): ColumnScan | undefined {
+    const mode = this.vectorScan;
+    const key = primaryKey(pool.layout);
+    // Merging objects needs the key; a key that is the value itself cannot be projected.
+    if (mode === 'off' || key.length === 0) return undefined;
+    const all = new Set(fields);
+    all.add(key[0]);
+    return {
+      fields: all,
+      use: (o) =>
+        snap.hasVector(o.id) &&
+        (mode === 'on' ||
+          (within(o.min, o.max, range) &&
+            this.cache.storedBytes(`${pool.id}/${o.id}`) < o.size / 2)),
+      layout: (o) => {
+        const ck = `${pool.id}/${o.id}`;
+        let p = this.vngLayouts.get(ck);
+        if (!p) {
+          p = loadLayout(this.storage, pool, o, commit.toString());
+          // A failed read is not kept.
+          p.catch(() => this.vngLayouts.delete(ck));
+          this.vngLayouts.set(ck, p);
+        }
+        return p;
+      },
+    };
   }
 
   private scanObjects(

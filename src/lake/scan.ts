@@ -24,6 +24,7 @@ import { notFound } from './errors';
 import { KeyGetter, keyCompare } from './keys';
 import { DataObject, dataKey, sortObjects } from './object';
 import { KeyRange, overlaps, SeekEntry, selectSpans, Span } from './seekindex';
+import { ColumnScan, VectorCursor } from './vectorscan';
 
 /** Values per batch out of a merge. */
 const BATCH = 1024;
@@ -39,6 +40,11 @@ export interface ScanOptions {
    * filtering to the caller.
    */
   exact?: boolean;
+  /**
+   * Read the objects it chooses by columns (vectorscan.ts); only with
+   * exact false or no range.
+   */
+  columns?: ColumnScan;
 }
 
 export interface ScanStats {
@@ -50,6 +56,8 @@ export interface ScanStats {
   recordsRead: number;
   /** Objects read (in part or whole). */
   objectsRead: number;
+  /** Of objectsRead, the objects read by columns. */
+  objectsVector: number;
   /** Objects skipped because their key span is outside the range. */
   objectsSkipped: number;
   /** ZNG streams served by the scan cache. */
@@ -67,6 +75,7 @@ export class PoolScan {
     bytesCached: 0,
     recordsRead: 0,
     objectsRead: 0,
+    objectsVector: 0,
     objectsSkipped: 0,
     cacheHits: 0,
     cacheMisses: 0,
@@ -118,7 +127,25 @@ export class PoolScan {
     this.current = null;
   }
 
-  private cursor(o: DataObject, ordinal: number): Cursor {
+  private cursor(o: DataObject, ordinal: number): ObjectCursor {
+    const columns = this.opts.columns;
+    if (columns && !this.bounds.active && columns.use(o)) {
+      this.stats.objectsRead++;
+      this.stats.objectsVector++;
+      const vc = new VectorCursor(
+        this.storage,
+        this.pool,
+        o,
+        columns,
+        this.opts.ctx,
+        this.commit,
+        (bytes, values) => {
+          this.stats.bytesRead += bytes;
+          this.stats.recordsRead += values;
+        },
+      );
+      return { ordinal, keys: new KeyGetter(primaryKey(this.pool.layout)), next: () => vc.next() };
+    }
     const range = this.opts.range;
     const spans = async (): Promise<Span[]> => {
       if (!range || (!range.lower && !range.upper)) return [{ start: 0, end: o.size }];
@@ -211,8 +238,14 @@ interface Source {
   next(): Promise<Value[] | null>;
 }
 
+/** One object's values in pool order, and where it stands among a scan's objects. */
+interface ObjectCursor extends Source {
+  readonly ordinal: number;
+  readonly keys: KeyGetter;
+}
+
 /** Reads one object's values in order, trimmed to the range. */
-class Cursor implements Source {
+class Cursor implements ObjectCursor {
   private spans: Span[] | null = null;
   private span = 0;
   private reader: SpanReader | null = null;
@@ -277,7 +310,7 @@ class Merger implements Source {
   private kc: (a: Value, b: Value) => number;
 
   constructor(
-    private cursors: Cursor[],
+    private cursors: ObjectCursor[],
     pool: PoolConfig,
   ) {
     this.kc = keyCompare(pool.layout.order);
@@ -379,7 +412,7 @@ class Merger implements Source {
 }
 
 interface Head {
-  cursor: Cursor;
+  cursor: ObjectCursor;
   batch: Value[];
   pos: number;
   key: Value;

@@ -15,6 +15,8 @@ import { KeyRange } from './seekindex';
 export interface LakeScanRequest {
   ctx: TypeContext;
   range: KeyRange | null;
+  /** Top-level fields the query reads, or null (whole values). */
+  fields: readonly string[] | null;
 }
 
 export interface LakeLoadMessage {
@@ -39,12 +41,17 @@ export class LakeSource {
   }
 
   async scan(pool: PoolConfig, commit: Ksuid, req: LakeScanRequest): Promise<ValueReader> {
-    const scan = await this.lake.scan(pool, commit, {
-      ctx: req.ctx,
-      // The query's filter decides which values match: the range only
-      // skips objects and seek-index spans that cannot hold any.
-      ...(req.range ? { range: req.range, exact: false } : {}),
-    });
+    const scan = await this.lake.scan(
+      pool,
+      commit,
+      {
+        ctx: req.ctx,
+        // The query's filter decides which values match: the range only
+        // skips objects and seek-index spans that cannot hold any.
+        ...(req.range ? { range: req.range, exact: false } : {}),
+      },
+      req.fields,
+    );
     return { read: () => scan.pull(), close: () => scan.close() };
   }
 

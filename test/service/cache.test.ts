@@ -21,7 +21,8 @@ interface Running {
 
 async function start(cacheSize?: number): Promise<Running> {
   const dir = mkdtempSync(path.join(tmpdir(), 'zlake-cache-'));
-  const lake = await openLake({ lake: dir, cacheSize });
+  // The scan cache serves the row path: pin it (ZLAKE_VECTOR_SCAN may force columns).
+  const lake = await openLake({ lake: dir, cacheSize, vectorScan: 'off' });
   const service = new Service({ lake });
   const addr = await service.listen('127.0.0.1:0');
   return {

@@ -32,7 +32,7 @@ import { RecordBuilder, RecordBuilderError } from '../expr/recordbuilder';
 import { compileRegexp } from '../expr/regexp';
 import { RegexpMatch, SearchNet, SearchPattern, SearchString, SearchValue } from '../expr/search';
 import { CallStack, Frame, ParamExpr, UserCall, UserFunction, VarExpr } from '../expr/vars';
-import { checkArity, FunctionEnv, lookupFunction } from '../functions';
+import { checkArity, FunctionEnv, lookupFunction, SHAPERS } from '../functions';
 import { QueryContext } from '../runtime/context';
 import { Operator } from '../runtime/operator';
 import { Cut, CutField } from '../runtime/ops/cut';
@@ -58,9 +58,6 @@ import * as dag from './dag';
 import { CompileError } from './errors';
 import { spanPruner } from './optimizer';
 import { buildHeavy } from './heavy';
-
-/** Names of the shaping functions, whose single argument form shapes `this`. */
-const SHAPERS = new Set(['cast', 'crop', 'fill', 'fit', 'order', 'shape']);
 
 export interface BuildEnv {
   ctx: QueryContext;
@@ -477,6 +474,7 @@ export class Builder {
           o.filter === null ? null : this.expr(o.filter),
           o.range,
           this.projection(o.project),
+          o.fields ?? null,
         );
       case 'LakeMetaScan':
         return lakeMetaSource(ctx, this.lake(), o.meta);

@@ -324,6 +324,11 @@ export interface PoolScan {
   range: KeyRange | null;
   /** A cut of plain fields after the filter (optimizer). */
   project?: Assignment[];
+  /**
+   * The top-level fields the query reads of the pool's values, or null
+   * when it may read whole values (optimizer, demand.ts).
+   */
+  fields?: string[] | null;
 }
 export interface LakeMetaScan {
   kind: 'LakeMetaScan';

@@ -10,6 +10,7 @@ import { KeyRange, poolKeyPath } from '../data/source';
 import { ID, isFloat, TypeBool } from '../../zed/types';
 import { decodeFloat } from '../../zed/primitive';
 import { Value } from '../../zed/value';
+import { fieldDemand } from './demand';
 import * as dag from './dag';
 
 function walk(seq: dag.Seq, post: (seq: dag.Seq) => dag.Seq): dag.Seq {
@@ -284,6 +285,8 @@ export function optimize(seq: dag.Seq): dag.Seq {
   seq = liftIntoSources(seq);
   seq = tapMetaScans(seq);
   propagateOrder(seq);
+  const src = seq[0];
+  if (src?.kind === 'PoolScan') src.fields = fieldDemand(src.filter, src.project, seq.slice(1));
   return seq;
 }
 

@@ -55,19 +55,14 @@ export interface ScanRequest {
    */
   range: KeyRange | null;
   /**
-   * The top-level fields the query reads from each value, or null when it
-   * may read whole values. With fields, a source may deliver values that
-   * hold only those fields (a columnar read); every other field of a
-   * record may be absent.
+   * The top-level fields the query reads from each value (compiler/
+   * demand.ts), or null when it may read whole values. With fields, a
+   * source may deliver records that hold only those fields (a columnar
+   * read): every other field of a record may be absent.
    */
-  fields: FieldDemand | null;
+  fields: readonly string[] | null;
   /** Called once the scan has read all its objects, with what it read. */
   onStats?: (s: SourceScanStats) => void;
-}
-
-/** The fields a query reads: paths from the value's top level. */
-export interface FieldDemand {
-  paths: string[][];
 }
 
 /** What one scan read from storage. */

@@ -5,7 +5,7 @@
 
 import { parseValue } from '../../../formats/zson';
 import { ValueReader } from '../../../formats/io';
-import { DataId, DataSource, FieldDemand, KeyRange, PoolHandle } from '../../data/source';
+import { DataId, DataSource, KeyRange, PoolHandle } from '../../data/source';
 import { TypeBytes } from '../../../zed/types';
 import { Value } from '../../../zed/value';
 import { Expr } from '../../expr/expr';
@@ -24,7 +24,7 @@ export class PoolSource extends ReaderScan {
     filter: Expr | null,
     range: KeyRange | null,
     project: CutField[] | null = null,
-    fields: FieldDemand | null = null,
+    fields: readonly string[] | null = null,
   ) {
     super(ctx, () => source.scan(pool, commit, { ctx: ctx.zctx, range, fields }), filter, project);
   }
