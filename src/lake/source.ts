@@ -55,6 +55,12 @@ export class LakeSource {
     return { read: () => scan.pull(), close: () => scan.close() };
   }
 
+  async count(pool: PoolConfig, commit: Ksuid): Promise<number> {
+    let n = 0;
+    for (const o of (await this.lake.snapshot(pool, commit)).list()) n += o.count;
+    return n;
+  }
+
   lakeMeta(ctx: TypeContext, meta: string): Promise<Value[]> {
     return lakeMeta(this.lake, ctx, meta);
   }

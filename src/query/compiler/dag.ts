@@ -329,6 +329,12 @@ export interface PoolScan {
    * when it may read whole values (optimizer, demand.ts).
    */
   fields?: string[] | null;
+  /**
+   * Set when the scan is followed by nothing but `count()` (optimizer): the
+   * scan yields the summarize's record, {<count>: n}, from the objects'
+   * value counts, or nothing for an empty pool, and reads no values.
+   */
+  count?: string;
 }
 export interface LakeMetaScan {
   kind: 'LakeMetaScan';
