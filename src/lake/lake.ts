@@ -394,10 +394,11 @@ export class Lake {
     const key = primaryKey(pool.layout);
     // Merging objects needs the key; a key that is the value itself cannot be projected.
     if (mode === 'off' || key.length === 0) return undefined;
-    const all = new Set(fields);
-    all.add(key[0]);
+    const withKey = new Set(fields);
+    withKey.add(key[0]);
     return {
-      fields: all,
+      fields: new Set(fields),
+      withKey,
       use: (o) =>
         snap.hasVector(o.id) &&
         (mode === 'on' ||

@@ -113,7 +113,7 @@ export class PoolScan {
       if (!this.current) {
         if (this.group >= this.groups.length) return null;
         const objs = this.groups[this.group++];
-        const cursors = objs.map((o, i) => this.cursor(o, i));
+        const cursors = objs.map((o, i) => this.cursor(o, i, objs.length > 1));
         this.current = cursors.length === 1 ? cursors[0] : new Merger(cursors, this.pool);
       }
       const batch = await this.current.next();
@@ -127,7 +127,7 @@ export class PoolScan {
     this.current = null;
   }
 
-  private cursor(o: DataObject, ordinal: number): ObjectCursor {
+  private cursor(o: DataObject, ordinal: number, merged: boolean): ObjectCursor {
     const columns = this.opts.columns;
     if (columns && !this.bounds.active && columns.use(o)) {
       this.stats.objectsRead++;
@@ -137,6 +137,7 @@ export class PoolScan {
         this.pool,
         o,
         columns,
+        merged,
         this.opts.ctx,
         this.commit,
         (bytes, values) => {

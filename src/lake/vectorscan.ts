@@ -1,6 +1,6 @@
 // Reading a data object through its columnar copy: only the columns of
-// the top-level fields a query uses (and the pool key's, which merging
-// needs), fetched as ranged reads of `<id>.vng`, materialized as records
+// the top-level fields a query uses (and the pool key's when the object's
+// values are merged with another's by key), fetched as ranged reads of `<id>.vng`, materialized as records
 // of those fields. A scan picks this per object (scan.ts) when the query
 // says which fields it reads and the object has a live copy; anything
 // else reads the object's ZNG by rows.
@@ -30,8 +30,10 @@ const COALESCE_GAP = 256 * 1024;
 
 /** What a scan needs to read objects by columns. */
 export interface ColumnScan {
-  /** Top-level fields to read (the pool key's included). */
+  /** Top-level fields to read. */
   fields: ReadonlySet<string>;
+  /** The same with the pool key's top-level field, for objects that are merged. */
+  withKey: ReadonlySet<string>;
   /** Whether to read this object by columns. */
   use(o: DataObject): boolean;
   /** The object's VNG layout (cached by the lake). */
@@ -98,6 +100,8 @@ export class VectorCursor {
     private pool: PoolConfig,
     private o: DataObject,
     private columns: ColumnScan,
+    /** The object is merged with others, so its values need the pool key. */
+    private merged: boolean,
     private ctx: TypeContext,
     private commit: string,
     /** Called with the stored bytes fetched and the values read. */
@@ -123,7 +127,8 @@ export class VectorCursor {
 
   private async open(): Promise<ProjectedReader> {
     const layout = await this.columns.layout(this.o);
-    const ranges = coalesce(projectionSegments(layout, this.columns.fields));
+    const fields = this.merged ? this.columns.withKey : this.columns.fields;
+    const ranges = coalesce(projectionSegments(layout, fields));
     const key = vectorKey(this.pool.id, this.o.id);
     let chunks: Chunk[];
     try {
@@ -135,7 +140,7 @@ export class VectorCursor {
     for (const c of chunks) bytes += c.buf.length;
     this.count(bytes, 0);
     try {
-      return new ProjectedReader(layout, this.columns.fields, chunks, this.ctx);
+      return new ProjectedReader(layout, fields, chunks, this.ctx);
     } catch (e) {
       throw wrap(e, this.o, this.commit);
     }
