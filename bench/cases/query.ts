@@ -54,7 +54,7 @@ interface Query {
 /** Issue 14's targets. */
 const WARM_VS_TABLE = 3;
 const COLD_VS_NDJSON = 0.5;
-const CUT_BYTES_FRACTION = 0.25;
+const CUT_BYTES_PERCENT = 25;
 
 /** Node's own JSON.parse of every line of the NDJSON file, for scale. */
 function jsonParseBaseline(path: string): Result {
@@ -327,10 +327,10 @@ async function main(): Promise<void> {
     check({
       name: 'cut ts,query: bytes read / the whole pool (cold)',
       issue: '#14',
-      value: cut.stats.bytes_read / all.stats.bytes_read,
-      target: CUT_BYTES_FRACTION,
+      value: (100 * cut.stats.bytes_read) / all.stats.bytes_read,
+      target: CUT_BYTES_PERCENT,
       kind: 'max',
-      unit: '',
+      unit: '%',
       note: `${(cut.stats.bytes_read / 1e6).toFixed(1)} MB of ${(all.stats.bytes_read / 1e6).toFixed(1)} MB`,
     });
   } finally {

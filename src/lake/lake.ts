@@ -41,7 +41,7 @@ import { CommitInfo, SeekEntry } from './records';
 import { Registers } from './registers';
 import { PoolScan, ScanOptions } from './scan';
 import { decodeSeekIndex, KeyRange, within } from './seekindex';
-import { ColumnScan, loadLayout } from './vectorscan';
+import { ColumnMatch, ColumnScan, loadLayout } from './vectorscan';
 import { VngLayout } from '../formats/vng/project';
 import { Snapshot } from './snapshot';
 import { removeObjects, vacuumCandidates } from './vacuum';
@@ -370,12 +370,22 @@ export class Lake {
      * copies, as records of just those fields (and the pool key).
      */
     fields: readonly string[] | null = null,
+    /**
+     * Without fields: a filter that looks only at its fields, which the
+     * scan may test on objects' columns to read only the rows that may pass.
+     */
+    match: ColumnMatch | null = null,
   ): Promise<PoolScan> {
     const pool = await this.pool(poolRef);
     const commit =
       typeof revision === 'string' ? await this.resolveRevision(pool, revision) : revision;
     const snap = await this.commits.snapshot(pool.id, commit);
-    const columns = fields ? this.columnScan(pool, snap, commit, fields, opts.range) : undefined;
+    let columns: ColumnScan | undefined;
+    if (fields) columns = this.columnScan(pool, snap, commit, fields, opts.range);
+    else if (match) {
+      columns = this.columnScan(pool, snap, commit, [...match.fields], opts.range);
+      if (columns) columns.match = match;
+    }
     return this.scanObjects(pool, snap.list(), commit, columns ? { ...opts, columns } : opts);
   }
 

@@ -24,7 +24,7 @@ import { notFound } from './errors';
 import { KeyGetter, keyCompare } from './keys';
 import { DataObject, dataKey, sortObjects } from './object';
 import { KeyRange, overlaps, SeekEntry, selectSpans, Span } from './seekindex';
-import { ColumnScan, VectorCursor } from './vectorscan';
+import { ColumnScan, MatchCursor, VectorCursor } from './vectorscan';
 
 /** Values per batch out of a merge. */
 const BATCH = 1024;
@@ -132,20 +132,30 @@ export class PoolScan {
     if (columns && !this.bounds.active && columns.use(o)) {
       this.stats.objectsRead++;
       this.stats.objectsVector++;
+      const match = columns.match;
       const vc = new VectorCursor(
         this.storage,
         this.pool,
         o,
         columns,
-        merged,
+        match ? match.fields : merged ? columns.withKey : columns.fields,
         this.opts.ctx,
         this.commit,
         (bytes, values) => {
           this.stats.bytesRead += bytes;
-          this.stats.recordsRead += values;
+          if (!match) this.stats.recordsRead += values;
         },
       );
-      return { ordinal, keys: new KeyGetter(primaryKey(this.pool.layout)), next: () => vc.next() };
+      const keys = new KeyGetter(primaryKey(this.pool.layout));
+      if (match) {
+        const rows = {
+          seekIndex: this.seekIndex,
+          openSpan: (o: DataObject, s: Span) => this.openSpan(o, s),
+        };
+        const mc = new MatchCursor(vc, match, rows, o);
+        return { ordinal, keys, next: () => mc.next() };
+      }
+      return { ordinal, keys, next: () => vc.next() };
     }
     const range = this.opts.range;
     const spans = async (): Promise<Span[]> => {

@@ -17,6 +17,8 @@ export interface LakeScanRequest {
   range: KeyRange | null;
   /** Top-level fields the query reads, or null (whole values). */
   fields: readonly string[] | null;
+  /** With whole values: a filter on just these fields, to test on columns first. */
+  match?: { fields: readonly string[]; test(v: Value): boolean } | null;
 }
 
 export interface LakeLoadMessage {
@@ -51,6 +53,7 @@ export class LakeSource {
         ...(req.range ? { range: req.range, exact: false } : {}),
       },
       req.fields,
+      req.match ? { fields: new Set(req.match.fields), test: req.match.test } : null,
     );
     return { read: () => scan.pull(), close: () => scan.close() };
   }

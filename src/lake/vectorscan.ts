@@ -23,12 +23,24 @@ import { Value } from '../zed/value';
 import { PoolConfig } from './config';
 import { notFound } from './errors';
 import { DataObject } from './object';
+import { SeekEntry, Span } from './seekindex';
 import { vectorKey } from './vectors';
 
 /** Ranges closer than this are fetched as one read. */
 const COALESCE_GAP = 256 * 1024;
 
 /** What a scan needs to read objects by columns. */
+/**
+ * A filter a scan may apply by columns: rows whose fields fail it are not
+ * read; the rest are read whole by rows (the caller filters them again).
+ * test must look at nothing but fields.
+ */
+export interface ColumnMatch {
+  fields: ReadonlySet<string>;
+  /** False when the row cannot pass (it sees records of just the fields). */
+  test(v: Value): boolean;
+}
+
 export interface ColumnScan {
   /** Top-level fields to read. */
   fields: ReadonlySet<string>;
@@ -36,6 +48,8 @@ export interface ColumnScan {
   withKey: ReadonlySet<string>;
   /** Whether to read this object by columns. */
   use(o: DataObject): boolean;
+  /** With a match, rows are read whole, but only those that may pass it. */
+  match?: ColumnMatch;
   /** The object's VNG layout (cached by the lake). */
   layout(o: DataObject): Promise<VngLayout>;
 }
@@ -100,8 +114,8 @@ export class VectorCursor {
     private pool: PoolConfig,
     private o: DataObject,
     private columns: ColumnScan,
-    /** The object is merged with others, so its values need the pool key. */
-    private merged: boolean,
+    /** The fields to read. */
+    private fields: ReadonlySet<string>,
     private ctx: TypeContext,
     private commit: string,
     /** Called with the stored bytes fetched and the values read. */
@@ -127,7 +141,7 @@ export class VectorCursor {
 
   private async open(): Promise<ProjectedReader> {
     const layout = await this.columns.layout(this.o);
-    const fields = this.merged ? this.columns.withKey : this.columns.fields;
+    const fields = this.fields;
     const ranges = coalesce(projectionSegments(layout, fields));
     const key = vectorKey(this.pool.id, this.o.id);
     let chunks: Chunk[];
@@ -144,6 +158,79 @@ export class VectorCursor {
     } catch (e) {
       throw wrap(e, this.o, this.commit);
     }
+  }
+}
+
+/** What a match cursor needs of its scan: the object's rows by byte span. */
+export interface RowAccess {
+  seekIndex(o: DataObject): Promise<SeekEntry[]>;
+  openSpan(o: DataObject, span: Span): { read(): Promise<Value[] | null> };
+}
+
+/**
+ * The rows of one object that may pass a filter: the filter's columns are
+ * read and tested first, then only the ZNG streams (seek-index entries)
+ * that hold passing rows are read, and only those rows returned, whole, in
+ * the object's order.
+ */
+export class MatchCursor {
+  private entries: { e: SeekEntry; hits: number[] }[] | null = null;
+  private at = 0;
+  private reader: { read(): Promise<Value[] | null> } | null = null;
+  /** Ordinal (in the object) of the next value the reader returns. */
+  private ordinal = 0;
+  private hit = 0;
+
+  constructor(
+    private columns: VectorCursor,
+    private match: ColumnMatch,
+    private rows: RowAccess,
+    private o: DataObject,
+  ) {}
+
+  async next(): Promise<Value[] | null> {
+    if (this.entries === null) this.entries = await this.plan();
+    for (;;) {
+      if (this.reader === null) {
+        if (this.at >= this.entries.length) return null;
+        const { e } = this.entries[this.at];
+        this.reader = this.rows.openSpan(this.o, { start: e.offset, end: e.offset + e.length });
+        this.ordinal = e.valOff;
+        this.hit = 0;
+      }
+      const batch = await this.reader.read();
+      const hits = this.entries[this.at].hits;
+      if (batch === null || this.hit >= hits.length) {
+        this.reader = null;
+        this.at++;
+        continue;
+      }
+      const out: Value[] = [];
+      const end = this.ordinal + batch.length;
+      while (this.hit < hits.length && hits[this.hit] < end)
+        out.push(batch[hits[this.hit++] - this.ordinal]);
+      this.ordinal = end;
+      if (out.length > 0) return out;
+    }
+  }
+
+  /** The seek-index entries holding passing rows, with those rows' ordinals. */
+  private async plan(): Promise<{ e: SeekEntry; hits: number[] }[]> {
+    const hits: number[] = [];
+    let n = 0;
+    for (let b = await this.columns.next(); b; b = await this.columns.next()) {
+      for (let i = 0; i < b.length; i++) if (this.match.test(b[i])) hits.push(n + i);
+      n += b.length;
+    }
+    if (hits.length === 0) return [];
+    const out: { e: SeekEntry; hits: number[] }[] = [];
+    let h = 0;
+    for (const e of await this.rows.seekIndex(this.o)) {
+      const mine: number[] = [];
+      while (h < hits.length && hits[h] < e.valOff + e.valCnt) mine.push(hits[h++]);
+      if (mine.length > 0) out.push({ e, hits: mine });
+    }
+    return out;
   }
 }
 

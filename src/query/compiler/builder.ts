@@ -478,6 +478,10 @@ export class Builder {
           o.range,
           this.projection(o.project),
           o.fields ?? null,
+          // The filter again, for the source to test on columns.
+          o.filter !== null && o.matchFields
+            ? { fields: o.matchFields, filter: this.expr(o.filter) }
+            : null,
         );
       case 'LakeMetaScan':
         return lakeMetaSource(ctx, this.lake(), o.meta);

@@ -335,6 +335,11 @@ export interface PoolScan {
    * value counts, or nothing for an empty pool, and reads no values.
    */
   count?: string;
+  /**
+   * With fields null: the top-level fields filter reads, when it reads
+   * nothing else (optimizer); the scan may test the filter on them first.
+   */
+  matchFields?: string[] | null;
 }
 export interface LakeMetaScan {
   kind: 'LakeMetaScan';

@@ -62,6 +62,12 @@ function exprFields(e: dag.Expr | null, out: Set<string>): boolean {
   }
 }
 
+/** The top-level fields an expression reads, or null when it may read the whole value. */
+export function exprDemand(e: dag.Expr): string[] | null {
+  const out = new Set<string>();
+  return exprFields(e, out) ? [...out] : null;
+}
+
 /**
  * The top-level fields read by the operators after a source (rest), given
  * what was lifted into the source (filter, projection), or null when the

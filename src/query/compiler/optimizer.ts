@@ -10,7 +10,7 @@ import { KeyRange, poolKeyPath } from '../data/source';
 import { ID, isFloat, TypeBool } from '../../zed/types';
 import { decodeFloat } from '../../zed/primitive';
 import { Value } from '../../zed/value';
-import { fieldDemand } from './demand';
+import { exprDemand, fieldDemand } from './demand';
 import * as dag from './dag';
 
 function walk(seq: dag.Seq, post: (seq: dag.Seq) => dag.Seq): dag.Seq {
@@ -288,6 +288,7 @@ export function optimize(seq: dag.Seq): dag.Seq {
   const src = seq[0];
   if (src?.kind === 'PoolScan') {
     src.fields = fieldDemand(src.filter, src.project, seq.slice(1));
+    if (src.fields === null && src.filter !== null) src.matchFields = exprDemand(src.filter);
     const lhs = countOnly(src, seq[1]);
     if (lhs !== null) {
       src.count = lhs;

@@ -61,18 +61,13 @@ export interface ScanRequest {
    * read): every other field of a record may be absent.
    */
   fields: readonly string[] | null;
-  /** Called once the scan has read all its objects, with what it read. */
-  onStats?: (s: SourceScanStats) => void;
-}
-
-/** What one scan read from storage. */
-export interface SourceScanStats {
-  /** Objects read by rows (ZNG). */
-  rowObjects: number;
-  /** Objects read by columns (VNG copies). */
-  vectorObjects: number;
-  /** Stored bytes covered. */
-  bytes: number;
+  /**
+   * With fields null: the query's filter, when it reads only these
+   * top-level fields. A source may test it on records of just those fields
+   * (columns) and deliver only the values that pass, whole; test is false
+   * for a value the filter drops.
+   */
+  match?: { fields: readonly string[]; test(v: Value): boolean } | null;
 }
 
 export interface LoadMessage {

@@ -13,6 +13,7 @@ import { Expr } from '../../expr/expr';
 import { QueryContext } from '../context';
 import { ArraySource, Operator } from '../operator';
 import { CutField } from './cut';
+import { FilterFn } from './filter';
 import { ReaderScan } from './scan';
 
 /** The values of a pool at a commit, in pool-key order. */
@@ -26,8 +27,21 @@ export class PoolSource extends ReaderScan {
     range: KeyRange | null,
     project: CutField[] | null = null,
     fields: readonly string[] | null = null,
+    match: { fields: readonly string[]; filter: Expr } | null = null,
   ) {
-    super(ctx, () => source.scan(pool, commit, { ctx: ctx.zctx, range, fields }), filter, project);
+    const test = match && new FilterFn(ctx.zctx, match.filter);
+    super(
+      ctx,
+      () =>
+        source.scan(pool, commit, {
+          ctx: ctx.zctx,
+          range,
+          fields,
+          match: match && test && { fields: match.fields, test: (v) => test.test(v) !== null },
+        }),
+      filter,
+      project,
+    );
   }
 }
 
