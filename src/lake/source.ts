@@ -8,8 +8,10 @@ import { TypeContext } from '../zed/context';
 import { Value } from '../zed/value';
 import { PoolConfig } from './config';
 import { Ksuid } from './ksuid';
+import { notFound } from './errors';
 import { Lake } from './lake';
 import { commitMeta, lakeMeta, ObjectPruner, poolMeta } from './meta';
+import { dataKey } from './object';
 import { KeyRange } from './seekindex';
 
 export interface LakeScanRequest {
@@ -59,8 +61,20 @@ export class LakeSource {
   }
 
   async count(pool: PoolConfig, commit: Ksuid): Promise<number> {
+    const objects = (await this.lake.snapshot(pool, commit)).list();
+    // As a scan would, fail on an object that vacuum removed (time travel).
+    const present = await Promise.all(
+      objects.map((o) => this.lake.storage.exists(dataKey(pool.id, o.id))),
+    );
     let n = 0;
-    for (const o of (await this.lake.snapshot(pool, commit)).list()) n += o.count;
+    for (let i = 0; i < objects.length; i++) {
+      const o = objects[i];
+      if (!present[i])
+        throw notFound(
+          `data object ${o.id} of commit ${commit} not found: it was removed by vacuum`,
+        );
+      n += o.count;
+    }
     return n;
   }
 

@@ -147,6 +147,15 @@ describe('count() of a whole pool', () => {
     const q = await compileQuery('from c | count()', { source: new LakeSource(lake) });
     expect(q.graph.map((o) => o.kind)).toEqual(['PoolScan', 'Yield']);
     expect((await run('from c | k>1 | count()'))[0]).toBe('3(uint64)');
+    // Time travel to objects vacuum removed fails as a scan does.
+    await lake.deleteObjects(
+      'c',
+      'main',
+      (await lake.objects('c', first)).map((o) => o.id),
+    );
+    await lake.vacuum('c', 'main', false);
+    await expect(run(`from c@${first} | count()`)).rejects.toThrow(/removed by vacuum/);
+    await expect(run(`from c@${first} | count() where true`)).rejects.toThrow(/removed by vacuum/);
   });
 });
 
