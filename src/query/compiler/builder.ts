@@ -384,7 +384,7 @@ export class Builder {
           return new Put(
             ctx,
             this.need(parent, 'put'),
-            o.args.map((a) => ({ lhs: a.lhs, rhs: this.expr(a.rhs) })),
+            o.args.map((a) => this.cutField(a)),
           );
         } catch (e) {
           if (e instanceof PutError) throw new CompileError(e.message);
@@ -441,9 +441,14 @@ export class Builder {
   }
 
   /** The compiled fields of a projection pushed into a source (its errors are cut's). */
+  private cutField(a: dag.Assignment): CutField {
+    const from = a.rhs.kind === 'This' && a.rhs.path.length === 1 ? a.rhs.path[0] : undefined;
+    return { lhs: a.lhs, rhs: this.expr(a.rhs), ...(from !== undefined ? { from } : {}) };
+  }
+
   private projection(args: dag.Assignment[] | undefined): CutField[] | null {
     if (args === undefined) return null;
-    const fields = args.map((a) => ({ lhs: a.lhs, rhs: this.expr(a.rhs) }));
+    const fields = args.map((a) => this.cutField(a));
     try {
       new RecordBuilder(
         this.zctx,
