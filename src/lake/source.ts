@@ -8,10 +8,8 @@ import { TypeContext } from '../zed/context';
 import { Value } from '../zed/value';
 import { PoolConfig } from './config';
 import { Ksuid } from './ksuid';
-import { notFound } from './errors';
 import { Lake } from './lake';
 import { commitMeta, lakeMeta, ObjectPruner, poolMeta } from './meta';
-import { dataKey } from './object';
 import { KeyRange } from './seekindex';
 
 export interface LakeScanRequest {
@@ -58,24 +56,6 @@ export class LakeSource {
       req.match ? { fields: new Set(req.match.fields), test: req.match.test } : null,
     );
     return { read: () => scan.pull(), close: () => scan.close() };
-  }
-
-  async count(pool: PoolConfig, commit: Ksuid): Promise<number> {
-    const objects = (await this.lake.snapshot(pool, commit)).list();
-    // As a scan would, fail on an object that vacuum removed (time travel).
-    const present = await Promise.all(
-      objects.map((o) => this.lake.storage.exists(dataKey(pool.id, o.id))),
-    );
-    let n = 0;
-    for (let i = 0; i < objects.length; i++) {
-      const o = objects[i];
-      if (!present[i])
-        throw notFound(
-          `data object ${o.id} of commit ${commit} not found: it was removed by vacuum`,
-        );
-      n += o.count;
-    }
-    return n;
   }
 
   lakeMeta(ctx: TypeContext, meta: string): Promise<Value[]> {

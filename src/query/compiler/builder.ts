@@ -43,7 +43,6 @@ import { Pass } from '../runtime/ops/pass';
 import {
   commitMetaSource,
   lakeMetaSource,
-  poolCountSource,
   Load,
   PoolSource,
   poolMetaSource,
@@ -472,8 +471,6 @@ export class Builder {
     const ctx = this.env.ctx;
     switch (o.kind) {
       case 'PoolScan':
-        if (o.count !== undefined)
-          return poolCountSource(ctx, this.lake(), o.pool, o.commit, o.count);
         return new PoolSource(
           ctx,
           this.lake(),

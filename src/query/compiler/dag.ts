@@ -330,12 +330,6 @@ export interface PoolScan {
    */
   fields?: string[] | null;
   /**
-   * Set when the scan is followed by nothing but `count()` (optimizer): the
-   * scan yields the summarize's record, {<count>: n}, from the objects'
-   * value counts, or nothing for an empty pool, and reads no values.
-   */
-  count?: string;
-  /**
    * With fields null: the top-level fields filter reads, when it reads
    * nothing else (optimizer); the scan may test the filter on them first.
    */

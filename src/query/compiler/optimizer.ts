@@ -289,27 +289,8 @@ export function optimize(seq: dag.Seq): dag.Seq {
   if (src?.kind === 'PoolScan') {
     src.fields = fieldDemand(src.filter, src.project, seq.slice(1));
     if (src.fields === null && src.filter !== null) src.matchFields = exprDemand(src.filter);
-    const lhs = countOnly(src, seq[1]);
-    if (lhs !== null) {
-      src.count = lhs;
-      seq = [src, ...seq.slice(2)];
-    }
   }
   return seq;
-}
-
-/**
- * The output field when a pool scan reading everything is followed by a
- * summarize of just `count()` (no keys, no where): the count is the sum of
- * the objects' value counts, which commits record exactly.
- */
-function countOnly(src: dag.PoolScan, next: dag.Op | undefined): string | null {
-  if (src.filter !== null || src.project || src.range !== null) return null;
-  if (next?.kind !== 'Summarize' || next.keys.length !== 0 || next.aggs.length !== 1) return null;
-  const { lhs, agg } = next.aggs[0];
-  if (agg.name !== 'count' || agg.expr !== null || agg.where !== null || lhs.length !== 1)
-    return null;
-  return lhs[0];
 }
 
 /** True for a literal true (e.g. `*`, which filters nothing). */

@@ -85,8 +85,6 @@ export interface DataSource {
   resolveRevision(pool: PoolHandle, revision: string): Promise<DataId>;
   /** The pool's values at the commit, in pool-key order. */
   scan(pool: PoolHandle, commit: DataId, req: ScanRequest): Promise<ValueReader>;
-  /** How many values the pool holds at the commit (from its objects' metadata). */
-  count(pool: PoolHandle, commit: DataId): Promise<number>;
   /** `from :pools` and the like. */
   lakeMeta(ctx: TypeContext, meta: string): Promise<Value[]>;
   /** `from pool:branches` and the like. */

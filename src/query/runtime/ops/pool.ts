@@ -6,8 +6,7 @@
 import { parseValue } from '../../../formats/zson';
 import { ValueReader } from '../../../formats/io';
 import { DataId, DataSource, KeyRange, PoolHandle } from '../../data/source';
-import { TypeBytes, TypeUint64 } from '../../../zed/types';
-import { Builder } from '../../../zed/zcode';
+import { TypeBytes } from '../../../zed/types';
 import { Value } from '../../../zed/value';
 import { Expr } from '../../expr/expr';
 import { QueryContext } from '../context';
@@ -43,32 +42,6 @@ export class PoolSource extends ReaderScan {
       project,
     );
   }
-}
-
-/**
- * `from pool | count()`: the summarize's one record, {<field>: n} with n
- * the pool's value count from its objects' metadata, or nothing for an
- * empty pool (as a summarize without input).
- */
-export function poolCountSource(
-  ctx: QueryContext,
-  source: DataSource,
-  pool: PoolHandle,
-  commit: DataId,
-  field: string,
-): Operator {
-  return new LazySource(async () => {
-    const n = await source.count(pool, commit);
-    if (n === 0) return [];
-    const b = new Builder();
-    b.beginContainer();
-    b.appendUint(n);
-    b.endContainer();
-    const { buf, off, len } = b.body();
-    const body = Buffer.from(buf.subarray(off, off + len));
-    const t = ctx.zctx.lookupTypeRecord([{ name: field, type: TypeUint64 }]);
-    return [new Value(t, body, 0, body.length)];
-  });
 }
 
 /** A source whose values are computed on first pull (the meta-queries). */
