@@ -206,6 +206,9 @@ const QUERIES = [
   'id.orig_h==10.0.0.3 | head 3',
   'ts > 1700000050 and qtype_name=="MX" | tail 4',
   'query=="host3.example" or extra[0]==9',
+  // A running aggregate in a filter sees every value, in order.
+  'rtt > 1 and count() < 5',
+  'where count() < 3',
   'head 2',
   'sort this | head 1',
   'grep(/host1/) | count()',

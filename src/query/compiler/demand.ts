@@ -8,8 +8,15 @@
 import * as dag from './dag';
 import { lookupFunction, SHAPERS } from '../functions/registry';
 
-/** Collects the top-level fields expr reads into out; false if it may read the whole value. */
-function exprFields(e: dag.Expr | null, out: Set<string>): boolean {
+/** Functions whose value changes from call to call. */
+const VOLATILE = new Set(['now', 'ksuid']);
+
+/**
+ * Collects the top-level fields expr reads into out; false if it may read
+ * the whole value, or, with pure, if evaluating it twice or on fewer
+ * values could change an answer (a running aggregate, now()).
+ */
+function exprFields(e: dag.Expr | null, out: Set<string>, pure = false): boolean {
   if (e === null) return true;
   switch (e.kind) {
     case 'Literal':
@@ -21,51 +28,65 @@ function exprFields(e: dag.Expr | null, out: Set<string>): boolean {
       out.add(e.path[0]);
       return true;
     case 'Dot':
-      return exprFields(e.lhs, out);
+      return exprFields(e.lhs, out, pure);
     case 'Unary':
-      return exprFields(e.operand, out);
+      return exprFields(e.operand, out, pure);
     case 'Binary':
-      return exprFields(e.lhs, out) && exprFields(e.rhs, out);
+      return exprFields(e.lhs, out, pure) && exprFields(e.rhs, out, pure);
     case 'Slice':
-      return exprFields(e.lhs, out) && exprFields(e.from, out) && exprFields(e.to, out);
+      return (
+        exprFields(e.lhs, out, pure) && exprFields(e.from, out, pure) && exprFields(e.to, out, pure)
+      );
     case 'Conditional':
-      return exprFields(e.cond, out) && exprFields(e.then, out) && exprFields(e.else, out);
+      return (
+        exprFields(e.cond, out, pure) &&
+        exprFields(e.then, out, pure) &&
+        exprFields(e.else, out, pure)
+      );
     case 'Call': {
       // A shaper's one-argument form shapes `this`; some functions read a
       // field of `this` implicitly (every() reads ts).
       if (SHAPERS.has(e.name) && e.args.length === 1) return false;
+      if (pure && VOLATILE.has(e.name)) return false;
       const implied = lookupFunction(e.name)?.path;
       if (implied !== undefined) {
         if (implied.length === 0) return false;
         out.add(implied[0]);
       }
-      return e.args.every((a) => exprFields(a, out));
+      return e.args.every((a) => exprFields(a, out, pure));
     }
     case 'Agg':
+      if (pure) return false;
       // Only count() reads nothing of its input.
       if (e.expr === null && e.name !== 'count') return false;
-      return exprFields(e.expr, out) && exprFields(e.where, out);
+      return exprFields(e.expr, out, pure) && exprFields(e.where, out, pure);
     case 'Search':
     case 'RegexpSearch':
     case 'RegexpMatch':
-      return exprFields(e.expr, out);
+      return exprFields(e.expr, out, pure);
     case 'RecordExpr':
-      return e.elems.every((el) => exprFields(el.kind === 'Field' ? el.value : el.expr, out));
+      return e.elems.every((el) => exprFields(el.kind === 'Field' ? el.value : el.expr, out, pure));
     case 'ArrayExpr':
     case 'SetExpr':
-      return e.elems.every((el) => exprFields(el.expr, out));
+      return e.elems.every((el) => exprFields(el.expr, out, pure));
     case 'MapExpr':
-      return e.entries.every((en) => exprFields(en.key, out) && exprFields(en.value, out));
+      return e.entries.every(
+        (en) => exprFields(en.key, out, pure) && exprFields(en.value, out, pure),
+      );
     case 'UserCall':
     case 'OverExpr':
       return false;
   }
 }
 
-/** The top-level fields an expression reads, or null when it may read the whole value. */
+/**
+ * The top-level fields a filter reads, when it reads nothing else and may
+ * be evaluated twice and on a subset of the values with the same result
+ * (a scan tests it on columns first), or null.
+ */
 export function exprDemand(e: dag.Expr): string[] | null {
   const out = new Set<string>();
-  return exprFields(e, out) ? [...out] : null;
+  return exprFields(e, out, true) ? [...out] : null;
 }
 
 /**
