@@ -380,6 +380,8 @@ export class Lake {
     const commit =
       typeof revision === 'string' ? await this.resolveRevision(pool, revision) : revision;
     const snap = await this.commits.snapshot(pool.id, commit);
+    // An "objects to skip" step (index pruning) belongs here: it narrows
+    // the snapshot's objects before each is read by rows or by columns.
     let columns: ColumnScan | undefined;
     if (fields) columns = this.columnScan(pool, snap, commit, fields, opts.range);
     else if (match) {
