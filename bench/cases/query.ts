@@ -1,6 +1,9 @@
-// Issues 4 and 5: queries through the service from a stored pool on a warm
-// zlake server, each beside DuckDB running the same query on the same
-// records as NDJSON (read_json_auto on the file) and as a native table.
+// Issues 4, 5 and 14: queries through the service from a stored pool on a
+// warm zlake server, each beside DuckDB running the same query on the same
+// records as NDJSON (read_json_auto on the file), as a native table and as
+// Parquet (read_parquet on a file DuckDB wrote from its table); then the
+// same queries on a cold zlake server (the scan cache off, the pool's
+// objects on local disk), where the columnar copies are read (issue 14).
 //
 // Data: the Zeek-DNS-like set of bench/dnsdata.ts, loaded as ZNG into a pool
 // keyed by ts. zlake's time is the client's wall time from sending the
@@ -16,9 +19,19 @@
 
 import { dnsData } from '../dnsdata';
 import { Duck, DuckResult } from '../duckdb';
-import { createPool, load, queryZng, Response, startServer, zngValues } from '../lake';
-import { readFileSync } from 'node:fs';
-import { check, fileSize, median, now, report, Result, since } from '../lib';
+import {
+  createPool,
+  load,
+  queryWithStats,
+  queryZng,
+  Response,
+  startServer,
+  zngValues,
+} from '../lake';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { check, ensureDataDir, fileSize, median, now, report, Result, since } from '../lib';
 
 const N = Number(process.env.BENCH_RECORDS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
@@ -34,7 +47,14 @@ interface Query {
   target: number;
   /** Run only where the engine lacks something `zed` needs. */
   fallbackFor?: string;
+  /** Issue 14's targets apply: warm ≤ 3× DuckDB's table, cold ≤ 0.5× DuckDB-on-NDJSON. */
+  columnar?: boolean;
 }
+
+/** Issue 14's targets. */
+const WARM_VS_TABLE = 3;
+const COLD_VS_NDJSON = 0.5;
+const CUT_BYTES_PERCENT = 25;
 
 /** Node's own JSON.parse of every line of the NDJSON file, for scale. */
 function jsonParseBaseline(path: string): Result {
@@ -66,6 +86,7 @@ async function main(): Promise<void> {
       zed: 'count()',
       sql: 'SELECT count(*) FROM {t}',
       target: 1,
+      columnar: true,
     },
     {
       label: 'count() by qtype_name',
@@ -73,6 +94,7 @@ async function main(): Promise<void> {
       zed: 'count() by qtype_name',
       sql: 'SELECT qtype_name, count(*) FROM {t} GROUP BY qtype_name',
       target: 1,
+      columnar: true,
     },
     {
       label: `search query=="${data.needle}"`,
@@ -80,6 +102,7 @@ async function main(): Promise<void> {
       zed: `query=="${data.needle}"`,
       sql: `SELECT * FROM {t} WHERE query = '${data.needle}'`,
       target: 1,
+      columnar: true,
     },
     {
       label: 'sort rtt (all records)',
@@ -94,6 +117,7 @@ async function main(): Promise<void> {
       zed: 'cut ts,query',
       sql: 'SELECT ts, query FROM {t}',
       target: 2,
+      columnar: true,
     },
     {
       label: 'count(), sum(rtt), dcount(id.orig_h) by query',
@@ -101,6 +125,7 @@ async function main(): Promise<void> {
       zed: 'summarize count(), sum(rtt), dcount(id.orig_h) by query',
       sql: 'SELECT query, count(*), sum(rtt), approx_count_distinct(id.orig_h) FROM {t} GROUP BY query',
       target: 1.5,
+      columnar: true,
     },
     {
       label: 'count(), sum(rtt) by query',
@@ -112,9 +137,14 @@ async function main(): Promise<void> {
     },
   ];
 
-  const server = await startServer();
+  const lakeDir = mkdtempSync(join(tmpdir(), 'zlake-bench-query-'));
+  let server = await startServer(join(lakeDir, 'lake'));
   const duckJson = await Duck.start();
   const duckTable = await Duck.start();
+  const parquet = join(ensureDataDir(), `dns-${N}.parquet`);
+  const parquetTable = `read_parquet('${parquet}')`;
+  /** DuckDB-on-NDJSON medians by query, for the cold comparison. */
+  const ndjsonSecs = new Map<string, number>();
   try {
     const port = server.port;
     await createPool(port, 'dns', 'ts');
@@ -134,6 +164,7 @@ async function main(): Promise<void> {
       seconds: created.seconds,
       note: 'setup, not a query',
     });
+    await duckTable.run(`COPY dns TO '${parquet}' (FORMAT PARQUET)`);
     const threads = (await duckTable.run("SELECT current_setting('threads')")).first;
     report(jsonParseBaseline(data.ndjson));
 
@@ -144,6 +175,7 @@ async function main(): Promise<void> {
       const zedQuery = `from dns | ${q.zed}`;
       const jsonSql = q.sql.replace('{t}', ndjsonTable);
       const tableSql = q.sql.replace('{t}', 'dns');
+      const parquetSql = q.sql.replace('{t}', parquetTable);
 
       // Warm-up, and the answers compared.
       let warm: Response;
@@ -178,17 +210,22 @@ async function main(): Promise<void> {
       const z: number[] = [];
       const j: DuckResult[] = [];
       const t: DuckResult[] = [];
+      const pq: DuckResult[] = [];
       let bytes = 0;
+      await duckTable.run(parquetSql);
       for (let i = 0; i < RUNS; i++) {
         const r = await queryZng(port, zedQuery);
         bytes = r.body.length;
         z.push(r.seconds);
         j.push(await duckJson.run(jsonSql));
         t.push(await duckTable.run(tableSql));
+        pq.push(await duckTable.run(parquetSql));
       }
       const zs = median(z);
       const js = median(j.map((x) => x.seconds));
       const ts = median(t.map((x) => x.seconds));
+      const ps = median(pq.map((x) => x.seconds));
+      ndjsonSecs.set(q.label, js);
       const zPeak = server.peakRssMB();
       zlakePeak = Math.max(zlakePeak, zPeak);
       const runs = (xs: number[]) => xs.map((x) => x.toFixed(3)).join(' ');
@@ -214,6 +251,24 @@ async function main(): Promise<void> {
         rssMB: duckTable.peakRssMB(),
         note: `zlake is ${(zs / ts).toFixed(0)}× the table's time`,
       });
+      report({
+        name: `${q.label}: DuckDB Parquet`,
+        records: N,
+        bytes: fileSize(parquet),
+        seconds: ps,
+        note: `zlake is ${(zs / ps).toFixed(1)}× Parquet's time; runs ${runs(pq.map((x) => x.seconds))}`,
+      });
+      if (q.columnar) {
+        check({
+          name: `${q.label}: zlake warm / DuckDB table`,
+          issue: '#14',
+          value: zs / ts,
+          target: WARM_VS_TABLE,
+          kind: 'max',
+          unit: '×',
+          note: `${zs.toFixed(3)} s vs ${ts.toFixed(3)} s`,
+        });
+      }
       check({
         name: `${q.label}: zlake / DuckDB-NDJSON`,
         issue: q.issue,
@@ -236,8 +291,51 @@ async function main(): Promise<void> {
       note: 'includes the RSS the server held after the load',
     });
     report({ name: 'DuckDB threads', note: `${threads} (zlake answers a query on one thread)` });
+
+    // Cold: a server on the same lake with the scan cache off, so each
+    // query reads the objects from disk (columnar copies where it can).
+    await server.stop();
+    server = await startServer(join(lakeDir, 'lake'), ['-cache.size', '0']);
+    for (const q of queries) {
+      if (!q.columnar) continue;
+      const zedQuery = `from dns | ${q.zed}`;
+      await queryZng(server.port, zedQuery);
+      const z: number[] = [];
+      for (let i = 0; i < RUNS; i++) z.push((await queryZng(server.port, zedQuery)).seconds);
+      const zs = median(z);
+      const js = ndjsonSecs.get(q.label) ?? NaN;
+      report({
+        name: `${q.label}: zlake cold`,
+        records: N,
+        seconds: zs,
+        note: `scan cache off; runs ${z.map((x) => x.toFixed(3)).join(' ')}`,
+      });
+      check({
+        name: `${q.label}: zlake cold / DuckDB-NDJSON`,
+        issue: '#14',
+        value: zs / js,
+        target: COLD_VS_NDJSON,
+        kind: 'max',
+        unit: '×',
+        note: `${zs.toFixed(3)} s vs ${js.toFixed(3)} s`,
+      });
+    }
+    // What a whole-value read of the pool decodes (no fields known), and
+    // what the column read of `cut ts,query` does (QueryStats bytes_read).
+    const all = await queryWithStats(server.port, 'from dns | count() by typeof(this)');
+    const cut = await queryWithStats(server.port, 'from dns | cut ts,query | count()');
+    check({
+      name: 'cut ts,query: bytes read / the whole pool (cold)',
+      issue: '#14',
+      value: (100 * cut.stats.bytes_read) / all.stats.bytes_read,
+      target: CUT_BYTES_PERCENT,
+      kind: 'max',
+      unit: '%',
+      note: `${(cut.stats.bytes_read / 1e6).toFixed(1)} MB of ${(all.stats.bytes_read / 1e6).toFixed(1)} MB`,
+    });
   } finally {
     await Promise.all([server.stop(), duckJson.stop(), duckTable.stop()]);
+    rmSync(lakeDir, { recursive: true, force: true });
   }
 }
 

@@ -11,6 +11,8 @@ import { Coordinator } from '../coord/coord';
 import { LocalCoordinator } from '../coord/local';
 import { RedisCoordinator } from '../coord/redis';
 import { Lake, LakeOptions } from '../lake/lake';
+
+export { parseVectorScanMode } from '../lake/lake';
 import { LocalStore } from '../storage/local';
 import { S3Store } from '../storage/s3';
 import { ObjectStore } from '../storage/storage';
@@ -82,5 +84,9 @@ export async function openLake(o: OpenOptions | string): Promise<Lake> {
   const s3 = isS3Location(opts.lake);
   const s = opts.wrapStorage ? opts.wrapStorage(storage, s3 ? 's3' : 'local') : storage;
   const c = opts.wrapCoord ? opts.wrapCoord(coord, opts.redis ? 'redis' : 'local') : coord;
-  return new Lake(s, c, { cacheSize: opts.cacheSize, hooks: opts.hooks });
+  return new Lake(s, c, {
+    cacheSize: opts.cacheSize,
+    hooks: opts.hooks,
+    ...(opts.vectorScan ? { vectorScan: opts.vectorScan } : {}),
+  });
 }

@@ -2,7 +2,7 @@
 // reference's `zed serve` flags.
 
 import { createReadStream, promises as fs } from 'node:fs';
-import { isS3Location, localPath, openLake } from '../backend/open';
+import { isS3Location, localPath, openLake, parseVectorScanMode } from '../backend/open';
 import { DEFAULT_CACHE_SIZE } from '../lake';
 import { Authenticator } from '../service/auth/authenticator';
 import { openLogSink, Logger, parseLogLevel } from '../service/log';
@@ -79,6 +79,11 @@ export async function serve(args: string[]): Promise<number> {
     'Auth0 domain (as a URL) for API clients (will be publicly accessible)',
   );
   const authJwksPath = fs_.string('auth.jwkspath', '', 'path to JSON Web Key Set file');
+  const vectorScan = fs_.string(
+    'vector.scan',
+    'auto',
+    'read data objects by their columnar copies: auto, on (wherever a query allows), off',
+  );
   const grace = fs_.string(
     'shutdown.grace',
     '30s',
@@ -163,6 +168,7 @@ export async function serve(args: string[]): Promise<number> {
     redisPrefix: redisPrefix.value,
     redisPassword: redisPassword.value || undefined,
     cacheSize: cacheSize.value,
+    vectorScan: parseVectorScanMode(vectorScan.value),
   });
   const service = new Service({
     lake,

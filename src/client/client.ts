@@ -59,6 +59,8 @@ export interface CreatePoolRequest {
   seekStride: number;
   /** Target size of data objects, in bytes. */
   thresh: number;
+  /** Loads write columnar copies of data objects (the service's default: true). */
+  vectors?: boolean;
 }
 
 export interface LoadOptions {
@@ -272,6 +274,7 @@ export class LakeClient {
       layout: req.layout,
       seek_stride: req.seekStride,
       thresh: req.thresh,
+      ...(req.vectors === false ? { vectors: false } : {}),
     });
     const op = this.conn.json<{ pool: PoolJSON; branch: BranchJSON }>('POST', '/pool', {
       body,
@@ -325,21 +328,50 @@ export class LakeClient {
   }
 
   /** Rewrites the objects as new sorted, non-overlapping objects in one commit. */
-  async compact(
+  compact(
     pool: string,
     branch: string,
     ids: string[],
     message?: CommitMessage,
   ): Promise<CommitResult> {
-    const r = await this.conn.json<CommitJSON>(
-      'POST',
-      urlPath('pool', pool, 'branch', branch, 'compact'),
-      {
-        body: JSON.stringify({ object_ids: ids }),
-        contentType: MediaType.JSON,
-        headers: commitHeader(message),
-      },
+    return this.objectsPost(urlPath('pool', pool, 'branch', branch, 'compact'), ids, message);
+  }
+
+  /** Writes columnar copies of the objects and commits them to the branch. */
+  addVectors(
+    pool: string,
+    branch: string,
+    ids: string[],
+    message?: CommitMessage,
+  ): Promise<CommitResult> {
+    return this.objectsPost(urlPath('pool', pool, 'branch', branch, 'vectors'), ids, message);
+  }
+
+  /** Commits the removal of the objects' columnar copies from the branch. */
+  deleteVectors(
+    pool: string,
+    branch: string,
+    ids: string[],
+    message?: CommitMessage,
+  ): Promise<CommitResult> {
+    return this.objectsPost(
+      urlPath('pool', pool, 'branch', branch, 'vectors', 'delete'),
+      ids,
+      message,
     );
+  }
+
+  /** A commit-making POST of {object_ids}. */
+  private async objectsPost(
+    path: string,
+    ids: string[],
+    message?: CommitMessage,
+  ): Promise<CommitResult> {
+    const r = await this.conn.json<CommitJSON>('POST', path, {
+      body: JSON.stringify({ object_ids: ids }),
+      contentType: MediaType.JSON,
+      headers: commitHeader(message),
+    });
     return toCommit(r);
   }
 

@@ -205,6 +205,15 @@ export class ScanCache {
     }
   }
 
+  /** Stored bytes of an object (pool/id) that its cached streams cover (no hits are counted). */
+  storedBytes(object: string): number {
+    const streams = this.index.get(object);
+    if (streams === undefined) return 0;
+    let n = 0;
+    for (const e of streams.values()) n += e.size;
+    return n;
+  }
+
   /** Drops the streams of one object (pool/id). */
   dropObject(object: string): void {
     const streams = this.index.get(object);

@@ -27,6 +27,8 @@ export interface PoolOptions {
   layout?: { order?: string; keys?: string[][] };
   seekStride?: number;
   threshold?: number;
+  /** Write a columnar copy of each data object at load time (default true). */
+  vectors?: boolean;
 }
 
 export class PoolCatalog {
@@ -90,6 +92,7 @@ export class PoolCatalog {
       layout,
       seekStride,
       threshold,
+      vectors: opts.vectors ?? true,
     };
     // The main branch first: until the catalog names the pool it is unseen.
     const branch = await this.branches.create(pool, 'main', Ksuid.nil, { quiet: true });

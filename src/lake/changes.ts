@@ -9,7 +9,7 @@ import { TypeContext } from '../zed/context';
 import { Value } from '../zed/value';
 import { BranchRegistry } from './branches';
 import { ScanCache } from './cache';
-import { Action, CommitObject } from './commit';
+import { Action, addActions, CommitObject } from './commit';
 import { CommitStore } from './commits';
 import { CommitMessage, Committer } from './committer';
 import { compactObjects } from './compact';
@@ -19,7 +19,8 @@ import { Ksuid, uniqueIds } from './ksuid';
 import { DataObject, sortObjects } from './object';
 import { PoolScan, ScanOptions } from './scan';
 import { KeyRange, overlaps } from './seekindex';
-import { mergeActions, revertActions } from './snapshot';
+import { mergeActions, revertActions, Snapshot } from './snapshot';
+import { writeVector } from './vectors';
 import { PoolWriter } from './writer';
 
 const MAX_MESSAGE_OBJECTS = 10;
@@ -79,7 +80,7 @@ export class BranchChanges {
     let commit: CommitObject;
     try {
       commit = await this.c.committer.commit(pool, branchName, msg, async () => ({
-        actions: objects.map((object) => ({ kind: 'add', object })),
+        actions: addActions(objects, w.vectors),
         message: loadMessage(objects),
       }));
     } catch (e) {
@@ -153,7 +154,7 @@ export class BranchChanges {
         return {
           actions: [
             ...deleted.map((o): Action => ({ kind: 'delete', id: o.id })),
-            ...added.map((object): Action => ({ kind: 'add', object })),
+            ...addActions(added, w.vectors),
           ],
           message: deleteWhereMessage(deleted, added),
           discard: () => w.abort(),
@@ -162,6 +163,75 @@ export class BranchChanges {
         await w.abort();
         throw e;
       }
+    });
+  }
+
+  /**
+   * Writes columnar copies of the branch's objects and makes them live
+   * with one commit; the commit's ID. Every object must be live on the
+   * branch. Objects whose copy is already live are left as they are (loads
+   * write copies, so the reference's "load, then vector add" finds them
+   * there); when all are, nothing is committed and the tip's ID returned.
+   */
+  async addVectors(
+    pool: PoolConfig,
+    branchName: string,
+    ids: Ksuid[],
+    msg: CommitMessage = {},
+  ): Promise<Ksuid> {
+    const unique = uniqueIds(ids);
+    if (unique.length === 0) throw invalid('empty transaction');
+    const head = await this.c.branches.lookup(pool, branchName);
+    const missing = (snap: Snapshot): Ksuid[] => {
+      for (const id of unique) {
+        if (!snap.has(id))
+          throw notFound(`non-existent object ${id}: vector add operation aborted`);
+      }
+      return unique.filter((id) => !snap.hasVector(id));
+    };
+    const snap = await this.c.commits.snapshot(pool.id, head.commit);
+    const todo = missing(snap);
+    if (todo.length === 0) return head.commit;
+    for (const id of todo) {
+      const o = snap.get(id)!;
+      const scan = this.c.scanObjects(pool, [o], head.commit, { ctx: new TypeContext() });
+      if (!(await writeVector(this.c.storage, pool, id, () => scan.pull())))
+        throw invalid(`${id}: values of a type VNG cannot hold: vector add operation aborted`);
+    }
+    // A failed commit leaves the copies: a copy of an object is the same
+    // whoever writes it, and vacuum removes it with its object.
+    const commit = await this.c.committer.commit(pool, branchName, msg, async (_head, tip) => {
+      // Another writer may have added some meanwhile: add the rest.
+      const rest = missing(tip);
+      return {
+        actions: rest.map((id): Action => ({ kind: 'addVector', id })),
+        message: vectorMessage('add', rest),
+      };
+    });
+    return commit.id;
+  }
+
+  /** Makes the objects' columnar copies not live on the branch, with one commit. */
+  async deleteVectors(
+    pool: PoolConfig,
+    branchName: string,
+    ids: Ksuid[],
+    msg: CommitMessage = {},
+  ): Promise<CommitObject> {
+    const unique = uniqueIds(ids);
+    if (unique.length === 0) throw invalid('empty transaction');
+    await this.c.branches.lookup(pool, branchName);
+    return this.c.committer.commit(pool, branchName, msg, async (_head, tip) => {
+      for (const id of unique) {
+        if (!tip.has(id))
+          throw notFound(`non-existent object ${id}: vector delete operation aborted`);
+        if (!tip.hasVector(id))
+          throw invalid(`vector ${id} does not exist: vector delete operation aborted`);
+      }
+      return {
+        actions: unique.map((id): Action => ({ kind: 'deleteVector', id })),
+        message: vectorMessage('delete', unique),
+      };
     });
   }
 
@@ -281,6 +351,11 @@ export class BranchChanges {
     });
     return { commit: commit.id };
   }
+}
+
+/** The reference's message of a vector add or delete. */
+function vectorMessage(kind: string, ids: Ksuid[]): string {
+  return `vector ${kind}\n\n` + ids.map((id) => `    ${id}\n`).join('');
 }
 
 function plural(n: number, word: string): string {

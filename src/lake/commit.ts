@@ -9,13 +9,16 @@
 //   - its actions: commits.Delete records ({commit, id}), commits.Add
 //     records ({commit, object: data.Object}), commits.DeleteIndex records
 //     ({commit, id, rule_id}) and commits.AddIndex records ({commit,
-//     object: index.Object}), in the order they apply;
+//     object: index.Object}), and commits.AddVector and commits.DeleteVector
+//     records ({commit, id}) for columnar copies, in the order they apply;
 //   - optionally, a full snapshot of the objects live after the commit: a
 //     commits.Snapshot header ({commit, count}) followed by count
 //     commits.SnapshotObject records, then a commits.SnapshotIndex record
-//     ({commit, object: index.Object}) per index object of those objects.
-//     Writers add one every SNAPSHOT_INTERVAL commits so rebuilding the
-//     live set from cold storage reads a bounded number of commit objects.
+//     ({commit, object: index.Object}) per index object of those objects
+//     and a commits.SnapshotVector ({commit, id}) per object with a columnar
+//     copy. Writers add one every SNAPSHOT_INTERVAL commits so rebuilding
+//     the live set from cold storage reads a bounded number of commit
+//     objects.
 
 import { BufferSink } from '../formats/io';
 import { decodeZng, newWriter } from '../formats/zng';
@@ -36,11 +39,13 @@ import {
   commitRecord,
   CorruptMetadataError,
   deleteRecord,
+  idRecord,
   MetaTypes,
   metaTypes,
   readAddLike,
   readCommit,
   readDelete,
+  readIdRecord,
   readMergeSource,
   readSnapshotHeader,
   RecordBuilder,
@@ -52,7 +57,18 @@ export type Action =
   | { kind: 'add'; object: DataObject }
   | { kind: 'delete'; id: Ksuid }
   | { kind: 'addIndex'; object: IndexObject }
-  | { kind: 'deleteIndex'; rule: Ksuid; id: Ksuid };
+  | { kind: 'deleteIndex'; rule: Ksuid; id: Ksuid }
+  /** The object's columnar copy (<id>.vng) is live from this commit on. */
+  | { kind: 'addVector'; id: Ksuid }
+  | { kind: 'deleteVector'; id: Ksuid };
+
+/** Adds of new objects, then of the columnar copies written for them. */
+export function addActions(objects: DataObject[], vectors: Ksuid[]): Action[] {
+  return [
+    ...objects.map((object): Action => ({ kind: 'add', object })),
+    ...vectors.map((id): Action => ({ kind: 'addVector', id })),
+  ];
+}
 
 /** Commits between embedded snapshots. */
 export const SNAPSHOT_INTERVAL = 32;
@@ -67,6 +83,8 @@ export class CommitObject {
     readonly mergeSource?: Ksuid,
     /** With snapshot: the index objects live after this commit. */
     readonly snapshotIndexes?: IndexObject[],
+    /** With snapshot, the objects that have columnar copies. */
+    readonly snapshotVectors?: Ksuid[],
   ) {}
 
   get id(): Ksuid {
@@ -91,6 +109,7 @@ export class CommitObject {
       for (const o of this.snapshot) vals.push(snapshotObjectRecord(mt, rb, id, o));
       for (const o of this.snapshotIndexes ?? [])
         vals.push(indexActionRecord(mt, rb, 'commits.SnapshotIndex', id, o));
+      for (const v of this.snapshotVectors ?? []) vals.push(idRecord(rb, mt.snapshotVector, id, v));
     }
     const sink = new BufferSink();
     const w = newWriter(sink);
@@ -121,6 +140,10 @@ export function actionRecord(mt: MetaTypes, rb: RecordBuilder, commit: Ksuid, a:
       return indexActionRecord(mt, rb, 'commits.AddIndex', commit, a.object);
     case 'deleteIndex':
       return deleteIndexRecord(mt, rb, commit, a.rule, a.id);
+    case 'addVector':
+      return idRecord(rb, mt.addVector, commit, a.id);
+    case 'deleteVector':
+      return idRecord(rb, mt.delVector, commit, a.id);
   }
 }
 
@@ -134,6 +157,7 @@ function decodeCommit(buf: Buffer, ctx: TypeContext): CommitObject {
   let snapshot: DataObject[] | undefined;
   let snapshotIndexes: IndexObject[] | undefined;
   let mergeSource: Ksuid | undefined;
+  let vectors: Ksuid[] | undefined;
   let i = 1;
   for (; i < vals.length; i++) {
     const v = vals[i];
@@ -146,6 +170,9 @@ function decodeCommit(buf: Buffer, ctx: TypeContext): CommitObject {
       actions.push({ kind: 'addIndex', object: readIndexAction(v, name) });
     } else if (name === 'commits.DeleteIndex') {
       actions.push({ kind: 'deleteIndex', ...readDeleteIndex(v) });
+    } else if (name === 'commits.AddVector' || name === 'commits.DeleteVector') {
+      const { id } = readIdRecord(v, name);
+      actions.push({ kind: name === 'commits.AddVector' ? 'addVector' : 'deleteVector', id });
     } else if (name === 'commits.MergeSource') {
       mergeSource = readMergeSource(v).source;
     } else if (name === 'commits.Snapshot') {
@@ -156,15 +183,18 @@ function decodeCommit(buf: Buffer, ctx: TypeContext): CommitObject {
         snapshot.push(readAddLike(vals[k], 'commits.SnapshotObject').object);
       }
       snapshotIndexes = [];
+      vectors = [];
       for (let k = i + 1 + count; k < vals.length; k++) {
-        snapshotIndexes.push(readIndexAction(vals[k], 'commits.SnapshotIndex'));
+        const name = typeName(vals[k]);
+        if (name === 'commits.SnapshotVector') vectors.push(readIdRecord(vals[k], name).id);
+        else snapshotIndexes.push(readIndexAction(vals[k], 'commits.SnapshotIndex'));
       }
       break;
     } else {
       throw new CorruptMetadataError(`unknown action ${name || 'record'}`);
     }
   }
-  return new CommitObject(info, actions, snapshot, mergeSource, snapshotIndexes);
+  return new CommitObject(info, actions, snapshot, mergeSource, snapshotIndexes, vectors);
 }
 
 /** Storage key of a commit object. */

@@ -12,7 +12,6 @@ import { notFound } from './errors';
 import { Ksuid } from './ksuid';
 import { LRU } from './lru';
 import { applyTo, Snapshot } from './snapshot';
-import { DataObject } from './object';
 
 export class CommitStore {
   private objects = new LRU<string, CommitObject>(4096);
@@ -93,7 +92,7 @@ export class CommitStore {
       }
       const o = await this.get(pool, at);
       if (o.snapshot) {
-        base = Snapshot.of(o.snapshot, 0, o.snapshotIndexes);
+        base = Snapshot.of(o.snapshot, 0, o.snapshotIndexes, o.snapshotVectors);
         break;
       }
       chain.push(o);
@@ -101,10 +100,9 @@ export class CommitStore {
     }
     let snap = base;
     if (chain.length > 0) {
-      const objects = new Map<string, DataObject>(base.list().map((o) => [o.id.toString(), o]));
-      const indexes = base.indexMap();
-      for (let i = chain.length - 1; i >= 0; i--) applyTo(objects, indexes, chain[i].actions);
-      snap = new Snapshot(objects, base.distance + chain.length, indexes);
+      const state = base.state();
+      for (let i = chain.length - 1; i >= 0; i--) applyTo(state, chain[i].actions);
+      snap = Snapshot.from(state, base.distance + chain.length);
     }
     this.snapshots.set(pool + '/' + leaf, snap);
     return snap;

@@ -126,6 +126,7 @@ export class Committer {
         embed ? next.list() : undefined,
         built.mergeSource,
         embed ? next.indexList() : undefined,
+        embed ? next.vectorIds() : undefined,
       );
       await this.commits.put(pool.id, obj);
       const events = commitEvents(pool, built, branchName, id);

@@ -14,7 +14,7 @@
 import { compare } from '../zed/compare';
 import { TypeContext } from '../zed/context';
 import { Value } from '../zed/value';
-import { Action, CommitObject } from './commit';
+import { Action, addActions, CommitObject } from './commit';
 import { CommitMessage } from './committer';
 import { PoolConfig } from './config';
 import { ChangeContext } from './changes';
@@ -70,7 +70,7 @@ export async function compactObjects(
       }
       return {
         actions: [
-          ...rollup.map((object): Action => ({ kind: 'add', object })),
+          ...addActions(rollup, w.vectors),
           ...sources.map((o): Action => ({ kind: 'delete', id: o.id })),
         ],
         message: compactMessage(sources, rollup),

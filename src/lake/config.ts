@@ -26,6 +26,8 @@ export interface PoolConfig {
   seekStride: number;
   /** Target bytes of data per data object. */
   threshold: number;
+  /** Loads write a columnar copy of each data object (vectors.ts). */
+  vectors: boolean;
 }
 
 export interface BranchConfig {
@@ -68,6 +70,8 @@ interface PoolJSON {
   layout: SortKey;
   seek_stride: number;
   threshold: number;
+  /** Present (false) only when loads write no columnar copies. */
+  vectors?: boolean;
 }
 
 export function poolToJSON(p: PoolConfig): PoolJSON {
@@ -78,6 +82,7 @@ export function poolToJSON(p: PoolConfig): PoolJSON {
     layout: p.layout,
     seek_stride: p.seekStride,
     threshold: p.threshold,
+    ...(p.vectors ? {} : { vectors: false }),
   };
 }
 
@@ -89,6 +94,7 @@ export function poolFromJSON(j: PoolJSON): PoolConfig {
     layout: { order: j.layout.order, keys: j.layout.keys },
     seekStride: j.seek_stride,
     threshold: j.threshold,
+    vectors: j.vectors !== false,
   };
 }
 

@@ -34,7 +34,7 @@ import { BranchChanges, CommitResult, DeleteWhereOptions, LoadResult } from './c
 import { CommitObject } from './commit';
 import { CommitStore } from './commits';
 import { CommitHooks, CommitMessage, Committer, MAX_COMMIT_RETRIES } from './committer';
-import { BranchConfig, PoolConfig } from './config';
+import { BranchConfig, PoolConfig, primaryKey } from './config';
 import { invalid, LakeError, notFound } from './errors';
 import { LakeEvent, ObjectsDropped, StreamedEvent } from './events';
 import { Ksuid } from './ksuid';
@@ -43,7 +43,9 @@ import { DataObject, seekIndexKey, sortObjects } from './object';
 import { CommitInfo, SeekEntry } from './records';
 import { Registers } from './registers';
 import { PoolScan, ScanOptions } from './scan';
-import { decodeSeekIndex } from './seekindex';
+import { decodeSeekIndex, KeyRange, within } from './seekindex';
+import { ColumnMatch, ColumnScan, loadLayout } from './vectorscan';
+import { VngLayout } from '../formats/vng/project';
 import { Snapshot } from './snapshot';
 import { removeIndexesOf, removeObjects, vacuumCandidates } from './vacuum';
 import { applyIndexRules, IndexOptions, updateIndexes } from './index/apply';
@@ -100,6 +102,24 @@ export interface LakeOptions {
   cacheSize?: number;
   /** Called as commits retry and give up (metrics). */
   hooks?: CommitHooks;
+  /**
+   * When scans read objects by their columnar copies: `auto` (the default)
+   * when the query names the fields it reads, the object lies wholly in
+   * the scan's key range and the scan cache does not hold most of its
+   * rows (decoded rows in memory beat columns in storage), `on` whenever the query names its fields (even
+   * where the row path would skip parts of the object: for testing the
+   * columnar path everywhere), `off` never. Default from ZLAKE_VECTOR_SCAN.
+   */
+  vectorScan?: VectorScanMode;
+}
+
+export type VectorScanMode = 'auto' | 'on' | 'off';
+
+/** The mode from a flag's or the environment's text. */
+export function parseVectorScanMode(s: string | undefined): VectorScanMode {
+  if (s === undefined || s === '') return 'auto';
+  if (s === 'auto' || s === 'on' || s === 'off') return s;
+  throw invalid(`vector scan mode must be auto, on or off: ${s}`);
 }
 
 export class Lake {
@@ -125,6 +145,8 @@ export class Lake {
     objectsPruned: 0,
     indexBytesRead: 0,
   };
+  private vngLayouts = new LRU<string, Promise<VngLayout>>(4096);
+  readonly vectorScan: VectorScanMode;
   private unsubscribe: () => void;
 
   constructor(
@@ -136,6 +158,7 @@ export class Lake {
     const size = opts.cacheSize ?? DEFAULT_CACHE_SIZE;
     if (!(size >= 0)) throw invalid(`cache size must be a number of bytes: ${size}`);
     this.cache = new ScanCache(size);
+    this.vectorScan = opts.vectorScan ?? parseVectorScanMode(process.env.ZLAKE_VECTOR_SCAN);
     this.registers = new Registers(storage, coord);
     this.branches = new BranchRegistry(this.registers, this.commits);
     this.pools = new PoolCatalog(this.registers, this.branches);
@@ -182,12 +205,14 @@ export class Lake {
       for (const id of e.objects) {
         this.cache.dropObject(`${e.pool_id}/${id}`);
         this.seekIndexes.delete(`${e.pool_id}/${id}`);
+        this.vngLayouts.delete(`${e.pool_id}/${id}`);
       }
       this.indexReader.forgetObjects(e.pool_id, e.objects);
     } else if (e.name === 'pool-delete') {
       const id = Ksuid.mustParse(e.pool_id);
       this.commits.forgetPool(id);
       this.seekIndexes.deletePrefix(`${id}/`);
+      this.vngLayouts.deletePrefix(`${id}/`);
       this.cache.dropPool(id.toString());
       this.indexReader.forgetPool(id);
     }
@@ -292,6 +317,29 @@ export class Lake {
   ): Promise<CommitResult> {
     const pool = await this.pool(poolRef);
     const commit = await this.changes.deleteWhere(pool, branchName, pred, msg, opts);
+    return { commit: commit.id };
+  }
+
+  /** Writes columnar copies of the branch's objects and commits them. */
+  async addVectors(
+    poolRef: string | PoolConfig,
+    branchName: string,
+    ids: Ksuid[],
+    msg: CommitMessage = {},
+  ): Promise<CommitResult> {
+    return {
+      commit: await this.changes.addVectors(await this.pool(poolRef), branchName, ids, msg),
+    };
+  }
+
+  /** Commits the removal of the objects' columnar copies from the branch. */
+  async deleteVectors(
+    poolRef: string | PoolConfig,
+    branchName: string,
+    ids: Ksuid[],
+    msg: CommitMessage = {},
+  ): Promise<CommitResult> {
+    const commit = await this.changes.deleteVectors(await this.pool(poolRef), branchName, ids, msg);
     return { commit: commit.id };
   }
 
@@ -457,18 +505,77 @@ export class Lake {
     poolRef: string | PoolConfig,
     revision: string | Ksuid,
     opts: LakeScanOptions,
+    /**
+     * The top-level fields the caller reads from each value, or null: it
+     * may read all. With fields, objects may be read by their columnar
+     * copies, as records of just those fields (and the pool key).
+     */
+    fields: readonly string[] | null = null,
+    /**
+     * Without fields: a filter that looks only at its fields, which the
+     * scan may test on objects' columns to read only the rows that may pass.
+     */
+    match: ColumnMatch | null = null,
   ): Promise<PoolScan> {
     const pool = await this.pool(poolRef);
     const commit =
       typeof revision === 'string' ? await this.resolveRevision(pool, revision) : revision;
     const snap = await this.commits.snapshot(pool.id, commit);
     const { index, ...scanOpts } = opts;
-    if (!index || !snap.indexed) return this.scanObjects(pool, snap.list(), commit, scanOpts);
+    let columns: ColumnScan | undefined;
+    if (fields) columns = this.columnScan(pool, snap, commit, fields, opts.range);
+    else if (match) {
+      columns = this.columnScan(pool, snap, commit, [...match.fields], opts.range);
+      if (columns) columns.match = match;
+    }
+    const withColumns = columns ? { ...scanOpts, columns } : scanOpts;
+    if (!index || !snap.indexed) return this.scanObjects(pool, snap.list(), commit, withColumns);
+    // Objects whose indexes rule the filter out are skipped; for the rest,
+    // an index may name the few streams worth reading by rows.
     const plan = await planScan(this.indexReader, pool, snap, snap.list(), index, opts.range);
-    const scan = this.scanObjects(pool, plan.objects, commit, { ...scanOpts, rows: plan.rows });
+    const scan = this.scanObjects(pool, plan.objects, commit, { ...withColumns, rows: plan.rows });
     scan.stats.objectsPruned = plan.pruned;
     scan.stats.indexBytesRead = plan.stats.bytesRead;
     return scan;
+  }
+
+  /**
+   * How a scan that reads only the given top-level fields uses columnar
+   * copies, or undefined when it reads by rows only.
+   */
+  private columnScan(
+    pool: PoolConfig,
+    snap: Snapshot,
+    commit: Ksuid,
+    fields: readonly string[],
+    range: KeyRange | undefined,
+  ): ColumnScan | undefined {
+    const mode = this.vectorScan;
+    const key = primaryKey(pool.layout);
+    // Merging objects needs the key; a key that is the value itself cannot be projected.
+    if (mode === 'off' || key.length === 0) return undefined;
+    const withKey = new Set(fields);
+    withKey.add(key[0]);
+    return {
+      fields: new Set(fields),
+      withKey,
+      use: (o) =>
+        snap.hasVector(o.id) &&
+        (mode === 'on' ||
+          (within(o.min, o.max, range) &&
+            this.cache.storedBytes(`${pool.id}/${o.id}`) < o.size / 2)),
+      layout: (o) => {
+        const ck = `${pool.id}/${o.id}`;
+        let p = this.vngLayouts.get(ck);
+        if (!p) {
+          p = loadLayout(this.storage, pool, o, commit.toString());
+          // A failed read is not kept.
+          p.catch(() => this.vngLayouts.delete(ck));
+          this.vngLayouts.set(ck, p);
+        }
+        return p;
+      },
+    };
   }
 
   private scanObjects(

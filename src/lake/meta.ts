@@ -13,7 +13,8 @@
 //   from pool@branch:log     lake.BranchTip per branch of the pool, then a
 //                            Commit per commit from the revision back
 //   from pool@branch:rawlog  the commit objects' records, oldest first
-//   from pool@branch:vectors columnar copies of objects (zlake has none)
+//   from pool@branch:vectors data.Object per live object with a columnar
+//                            copy, in scan order
 //   from pool@branch:indexes index.Object per index object of a live
 //                            object, in scan order of the objects
 //
@@ -102,9 +103,7 @@ export async function commitMeta(
       return (await lake.indexes(pool, revision)).map((x) => indexObjectRecord(mt, rb, x));
     }
     case 'vectors':
-      // Columnar copies of objects: zlake makes none yet, so none are listed.
-      await lake.objects(pool, revision);
-      return [];
+      return objectsMeta(lake, ctx, pool, revision, null, true);
     default:
       throw invalid(`unknown commit metadata type: ${JSON.stringify(meta)}`);
   }
@@ -136,11 +135,17 @@ export async function objectsMeta(
   pool: string | PoolConfig,
   revision: string | Ksuid,
   pruner: ObjectPruner | null = null,
+  /** Only the objects with columnar copies (`:vectors`). */
+  vectors = false,
 ): Promise<Value[]> {
   const mt = metaTypes(ctx);
   const rb = new RecordBuilder();
   let objects = await lake.objects(pool, revision);
   if (pruner) objects = objects.filter((o) => !pruner(o.min, o.max));
+  if (vectors) {
+    const snap = await lake.snapshot(pool, revision);
+    objects = objects.filter((o) => snap.hasVector(o.id));
+  }
   return objects.map((o) => objectRecord(mt, rb, o));
 }
 
@@ -178,7 +183,7 @@ export async function partitionsMeta(
 
 /**
  * The raw commit log: each commit's records as its object stores them
- * (commits.Commit, then commits.Add and commits.Delete), first commit
+ * (commits.Commit, then its actions), first commit
  * first. zlake's own bookkeeping records (merge sources, embedded
  * snapshots) are not part of the reference's log and are left out.
  */

@@ -45,6 +45,9 @@ export class MetaTypes {
   readonly branchMeta: TypeNamed;
   readonly branchTip: TypeNamed;
   readonly del: TypeNamed;
+  readonly addVector: TypeNamed;
+  readonly delVector: TypeNamed;
+  readonly snapshotVector: TypeNamed;
   readonly snapshotHeader: TypeNamed;
   readonly mergeSource: TypeNamed;
   /** field.List: a list of field paths (pool keys, field index rules). */
@@ -83,6 +86,19 @@ export class MetaTypes {
       ['Commit', this.ksuid],
     ]);
     this.del = this.rec('commits.Delete', [
+      ['commit', this.ksuid],
+      ['id', this.ksuid],
+    ]);
+    this.addVector = this.rec('commits.AddVector', [
+      ['commit', this.ksuid],
+      ['id', this.ksuid],
+    ]);
+    this.delVector = this.rec('commits.DeleteVector', [
+      ['commit', this.ksuid],
+      ['id', this.ksuid],
+    ]);
+    // zlake's own: an object with a columnar copy, in an embedded snapshot.
+    this.snapshotVector = this.rec('commits.SnapshotVector', [
       ['commit', this.ksuid],
       ['id', this.ksuid],
     ]);
@@ -380,7 +396,12 @@ export function snapshotObjectRecord(
 
 /** A commits.Delete record. */
 export function deleteRecord(mt: MetaTypes, rb: RecordBuilder, commit: Ksuid, id: Ksuid): Value {
-  return rb.begin().ksuid(commit).ksuid(id).end(mt.del);
+  return idRecord(rb, mt.del, commit, id);
+}
+
+/** A {commit, id} record of one of the ID-only kinds (commits.AddVector...). */
+export function idRecord(rb: RecordBuilder, type: TypeNamed, commit: Ksuid, id: Ksuid): Value {
+  return rb.begin().ksuid(commit).ksuid(id).end(type);
 }
 
 export interface CommitInfo {
@@ -461,7 +482,12 @@ export function readAddLike(v: Value, name: string): { commit: Ksuid; object: Da
 }
 
 export function readDelete(v: Value): { commit: Ksuid; id: Ksuid } {
-  const [commit, id] = fieldsOf(v, 'commits.Delete', 2);
+  return readIdRecord(v, 'commits.Delete');
+}
+
+/** A {commit, id} record named name (commits.AddVector...). */
+export function readIdRecord(v: Value, name: string): { commit: Ksuid; id: Ksuid } {
+  const [commit, id] = fieldsOf(v, name, 2);
   return { commit: ksuidOf(commit), id: ksuidOf(id) };
 }
 

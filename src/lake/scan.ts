@@ -25,6 +25,7 @@ import { KeyGetter, keyCompare } from './keys';
 import { DataObject, dataKey, sortObjects } from './object';
 import { RowSpan } from './index/lookup';
 import { KeyRange, overlaps, SeekEntry, selectSpans, Span } from './seekindex';
+import { ColumnScan, MatchCursor, VectorCursor } from './vectorscan';
 
 /** Values per batch out of a merge. */
 const BATCH = 1024;
@@ -45,6 +46,11 @@ export interface ScanOptions {
    * lookup's answer): only the streams holding them are read, whole.
    */
   rows?: ReadonlyMap<string, readonly RowSpan[]>;
+  /**
+   * Read the objects it chooses by columns (vectorscan.ts); only with
+   * exact false or no range.
+   */
+  columns?: ColumnScan;
 }
 
 export interface ScanStats {
@@ -56,6 +62,8 @@ export interface ScanStats {
   recordsRead: number;
   /** Objects read (in part or whole). */
   objectsRead: number;
+  /** Of objectsRead, the objects read by columns. */
+  objectsVector: number;
   /** Objects skipped because their key span is outside the range. */
   objectsSkipped: number;
   /** Objects skipped because their indexes say no value can match (set by the lake). */
@@ -77,6 +85,7 @@ export class PoolScan {
     bytesCached: 0,
     recordsRead: 0,
     objectsRead: 0,
+    objectsVector: 0,
     objectsSkipped: 0,
     objectsPruned: 0,
     indexBytesRead: 0,
@@ -128,7 +137,7 @@ export class PoolScan {
           return null;
         }
         const objs = this.groups[this.group++];
-        const cursors = objs.map((o, i) => this.cursor(o, i));
+        const cursors = objs.map((o, i) => this.cursor(o, i, objs.length > 1));
         this.current = cursors.length === 1 ? cursors[0] : new Merger(cursors, this.pool);
       }
       const batch = await this.current.next();
@@ -143,12 +152,42 @@ export class PoolScan {
     this.done();
   }
 
-  private cursor(o: DataObject, ordinal: number): Cursor {
+  private cursor(o: DataObject, ordinal: number, merged: boolean): ObjectCursor {
+    const columns = this.opts.columns;
+    const rows = this.opts.rows?.get(o.id.toString());
+    // An index lookup's rows are read by rows: they are a few streams.
+    if (columns && !rows && !this.bounds.active && columns.use(o)) {
+      this.stats.objectsRead++;
+      this.stats.objectsVector++;
+      const match = columns.match;
+      const vc = new VectorCursor(
+        this.storage,
+        this.pool,
+        o,
+        columns,
+        match ? match.fields : merged ? columns.withKey : columns.fields,
+        this.opts.ctx,
+        this.commit,
+        (bytes, values) => {
+          this.stats.bytesRead += bytes;
+          if (!match) this.stats.recordsRead += values;
+        },
+      );
+      const keys = new KeyGetter(primaryKey(this.pool.layout));
+      if (match) {
+        const rows = {
+          seekIndex: this.seekIndex,
+          openSpan: (o: DataObject, s: Span) => this.openSpan(o, s),
+        };
+        const mc = new MatchCursor(vc, match, rows, o);
+        return { ordinal, keys, next: () => mc.next() };
+      }
+      return { ordinal, keys, next: () => vc.next() };
+    }
     const range =
       this.opts.range && (this.opts.range.lower || this.opts.range.upper)
         ? this.opts.range
         : undefined;
-    const rows = this.opts.rows?.get(o.id.toString());
     const spans = async (): Promise<Span[]> => {
       if (!range && !rows) return [{ start: 0, end: o.size }];
       const entries = await this.seekIndex(o);
@@ -257,8 +296,14 @@ interface Source {
   next(): Promise<Value[] | null>;
 }
 
+/** One object's values in pool order, and where it stands among a scan's objects. */
+interface ObjectCursor extends Source {
+  readonly ordinal: number;
+  readonly keys: KeyGetter;
+}
+
 /** Reads one object's values in order, trimmed to the range. */
-class Cursor implements Source {
+class Cursor implements ObjectCursor {
   private spans: Span[] | null = null;
   private span = 0;
   private reader: SpanReader | null = null;
@@ -323,7 +368,7 @@ class Merger implements Source {
   private kc: (a: Value, b: Value) => number;
 
   constructor(
-    private cursors: Cursor[],
+    private cursors: ObjectCursor[],
     pool: PoolConfig,
   ) {
     this.kc = keyCompare(pool.layout.order);
@@ -425,7 +470,7 @@ class Merger implements Source {
 }
 
 interface Head {
-  cursor: Cursor;
+  cursor: ObjectCursor;
   batch: Value[];
   pos: number;
   key: Value;

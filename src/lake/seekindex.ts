@@ -54,6 +54,15 @@ export function overlaps(min: Value, max: Value, range: KeyRange | undefined): b
   return true;
 }
 
+/** Whether every key in [min, max] is in the range. */
+export function within(min: Value, max: Value, range: KeyRange | undefined): boolean {
+  if (!range) return true;
+  if (min.len < 0 || max.len < 0) return false;
+  if (range.lower && compare(min, range.lower, true) < 0) return false;
+  if (range.upper && compare(max, range.upper, true) > 0) return false;
+  return true;
+}
+
 /** A byte range [start, end) of an object. */
 export interface Span {
   start: number;

@@ -1,11 +1,12 @@
 // Snapshots: the set of data objects live at a commit, with the index
-// objects of each, and the set arithmetic behind commits, reverts and
-// merges.
+// objects and the columnar copy of each, and the set arithmetic behind
+// commits, reverts and merges.
 //
 // An index object lives as long as its data object: deleting a data object
 // from a branch drops its indexes too (a revert that brings the object
 // back brings them back), so a snapshot never lists an index of an object
-// it does not have.
+// it does not have. The same holds for an object's columnar copy (the
+// files stay in storage, for time travel, until vacuum removes them).
 
 import { Action } from './commit';
 import { conflict, invalid } from './errors';
@@ -18,9 +19,19 @@ export type IndexMap = Map<string, ReadonlyMap<string, IndexObject>>;
 
 const NO_INDEXES: ReadonlyMap<string, IndexObject> = new Map();
 
+/** What a snapshot holds, as maps and sets to apply actions to. */
+export interface SnapshotState {
+  objects: Map<string, DataObject>;
+  /** Inner maps may be shared with other snapshots: replace them, never change them. */
+  indexes: IndexMap;
+  /** IDs of live objects whose columnar copy is live. */
+  vectors: Set<string>;
+}
+
 /**
- * The live objects at a commit, in the order they were added, and their
- * index objects. Immutable once built (cached and shared by commit ID).
+ * The live objects at a commit, in the order they were added, their index
+ * objects and which of them have a live columnar copy. Immutable once
+ * built (cached and shared by commit ID).
  */
 export class Snapshot {
   constructor(
@@ -28,11 +39,17 @@ export class Snapshot {
     /** Commits since the nearest commit object that embeds a snapshot. */
     readonly distance: number,
     private readonly indexes: ReadonlyMap<string, ReadonlyMap<string, IndexObject>> = new Map(),
+    private readonly vectors: ReadonlySet<string> = new Set(),
   ) {}
 
   static readonly empty = new Snapshot(new Map(), 0);
 
-  static of(objects: DataObject[], distance: number, indexes: IndexObject[] = []): Snapshot {
+  static of(
+    objects: DataObject[],
+    distance: number,
+    indexes: IndexObject[] = [],
+    vectors: Ksuid[] = [],
+  ): Snapshot {
     const byObject: IndexMap = new Map();
     for (const x of indexes) {
       const id = x.id.toString();
@@ -40,7 +57,12 @@ export class Snapshot {
       m.set(x.rule.id.toString(), x);
       byObject.set(id, m);
     }
-    return new Snapshot(new Map(objects.map((o) => [o.id.toString(), o])), distance, byObject);
+    return new Snapshot(
+      new Map(objects.map((o) => [o.id.toString(), o])),
+      distance,
+      byObject,
+      new Set(vectors.map(String)),
+    );
   }
 
   /** The index objects of a data object, by rule ID. */
@@ -60,6 +82,16 @@ export class Snapshot {
     return this.indexes.size > 0;
   }
 
+  /** Whether the object has a live columnar copy. */
+  hasVector(id: Ksuid | string): boolean {
+    return this.vectors.has(id.toString());
+  }
+
+  /** The IDs of the objects with columnar copies. */
+  vectorIds(): Ksuid[] {
+    return [...this.vectors].map((id) => this.objects.get(id)!.id);
+  }
+
   get size(): number {
     return this.objects.size;
   }
@@ -77,33 +109,37 @@ export class Snapshot {
     return [...this.objects.values()];
   }
 
+  /** A copy of the state to build another snapshot on (index inner maps shared). */
+  state(): SnapshotState {
+    return {
+      objects: new Map(this.objects),
+      indexes: new Map(this.indexes),
+      vectors: new Set(this.vectors),
+    };
+  }
+
+  /** A snapshot of a state (which must not be changed after). */
+  static from(state: SnapshotState, distance: number): Snapshot {
+    return new Snapshot(state.objects, distance, state.indexes, state.vectors);
+  }
+
   /**
    * The snapshot after a commit's actions. Throws the reference's write
    * conflict errors when an action does not fit (a bug or a corrupt log).
    */
-  /** A copy of the index map to build another snapshot on (inner maps shared). */
-  indexMap(): IndexMap {
-    return new Map(this.indexes);
-  }
-
   apply(actions: readonly Action[], distance: number): Snapshot {
-    const next = new Map(this.objects);
-    const indexes = this.indexMap();
-    applyTo(next, indexes, actions);
-    return new Snapshot(next, distance, indexes);
+    const next = this.state();
+    applyTo(next, actions);
+    return Snapshot.from(next, distance);
   }
 }
 
 /**
- * Applies actions to the object and index maps. The index maps' inner
- * maps may be shared with other snapshots, so they are replaced, never
- * changed.
+ * Applies actions to a snapshot's state. An object that leaves the branch
+ * takes its index objects and its columnar copy's entry with it.
  */
-export function applyTo(
-  objects: Map<string, DataObject>,
-  indexes: IndexMap,
-  actions: readonly Action[],
-): void {
+export function applyTo(state: SnapshotState, actions: readonly Action[]): void {
+  const { objects, indexes, vectors } = state;
   for (const a of actions) {
     switch (a.kind) {
       case 'add': {
@@ -118,6 +154,7 @@ export function applyTo(
         if (!objects.delete(id))
           throw new Error(`${id}: delete of a non-existent data object: write conflict`);
         indexes.delete(id);
+        vectors.delete(id);
         break;
       }
       case 'addIndex': {
@@ -145,6 +182,19 @@ export function applyTo(
         else indexes.set(id, m);
         break;
       }
+      case 'addVector': {
+        const id = a.id.toString();
+        if (vectors.has(id) || !objects.has(id))
+          throw new Error(`${id}: add of a duplicate vector of data object: write conflict`);
+        vectors.add(id);
+        break;
+      }
+      case 'deleteVector': {
+        const id = a.id.toString();
+        if (!vectors.delete(id))
+          throw new Error(`${id}: delete of a non-present vector: write conflict`);
+        break;
+      }
     }
   }
 }
@@ -152,9 +202,9 @@ export function applyTo(
 /**
  * The actions that undo a commit on the branch tip: objects the commit
  * added that the tip still has are deleted, and objects it deleted that
- * the tip lacks are added back (with the indexes they had); index objects
- * it added that the tip still has are deleted, and those it deleted that
- * the tip lacks are added back.
+ * the tip lacks are added back (with the indexes and columnar copy they
+ * had); index objects and columnar copies it added are deleted, and those
+ * it deleted added back, where the tip still has their objects.
  */
 export function revertActions(
   before: Snapshot,
@@ -166,18 +216,32 @@ export function revertActions(
   const addedIds = new Set<string>();
   const addedIndexes: IndexObject[] = [];
   const deletedIndexes: { rule: Ksuid; id: Ksuid }[] = [];
+  const vectorsAdded: Ksuid[] = [];
+  const vectorsDeleted: Ksuid[] = [];
   for (const a of commitActions) {
-    if (a.kind === 'add') {
-      added.push(a.object);
-      addedIds.add(a.object.id.toString());
-    } else if (a.kind === 'delete') {
-      const id = a.id.toString();
-      if (addedIds.delete(id)) continue; // added and deleted in one commit
-      deleted.push(id);
-    } else if (a.kind === 'addIndex') {
-      addedIndexes.push(a.object);
-    } else {
-      deletedIndexes.push(a);
+    switch (a.kind) {
+      case 'add':
+        added.push(a.object);
+        addedIds.add(a.object.id.toString());
+        break;
+      case 'delete': {
+        const id = a.id.toString();
+        if (addedIds.delete(id)) break; // added and deleted in one commit
+        deleted.push(id);
+        break;
+      }
+      case 'addIndex':
+        addedIndexes.push(a.object);
+        break;
+      case 'deleteIndex':
+        deletedIndexes.push(a);
+        break;
+      case 'addVector':
+        vectorsAdded.push(a.id);
+        break;
+      case 'deleteVector':
+        vectorsDeleted.push(a.id);
+        break;
     }
   }
   const deletes: Action[] = [];
@@ -188,13 +252,20 @@ export function revertActions(
       gone.add(o.id.toString());
     }
   }
+  // A deleted object takes its indexes and its copy's entry with it.
   for (const x of addedIndexes) {
-    if (gone.has(x.id.toString())) continue; // its object's delete drops it
+    if (gone.has(x.id.toString())) continue;
     if (tip.indexesOf(x.id).has(x.rule.id.toString()))
       deletes.push({ kind: 'deleteIndex', rule: x.rule.id, id: x.id });
   }
+  for (const id of vectorsAdded) {
+    if (!gone.has(id.toString()) && tip.hasVector(id)) deletes.push({ kind: 'deleteVector', id });
+  }
   const adds: Action[] = [];
   const back = new Set<string>();
+  for (const id of vectorsDeleted) {
+    if (tip.has(id) && !tip.hasVector(id)) adds.push({ kind: 'addVector', id });
+  }
   for (const id of deleted) {
     const o = before.get(id);
     if (!o) {
@@ -206,6 +277,7 @@ export function revertActions(
       adds.push({ kind: 'add', object: o });
       back.add(id);
       for (const x of before.indexesOf(id).values()) adds.push({ kind: 'addIndex', object: x });
+      if (before.hasVector(id)) adds.push({ kind: 'addVector', id: o.id });
     }
   }
   for (const d of deletedIndexes) {
@@ -230,9 +302,10 @@ export function revertActions(
  * added; objects the child deleted are deleted. When both branches
  * deleted the same object since base, that is a conflict (each may have
  * rewritten its values elsewhere), as is a child's object the parent has
- * deleted since base. Index objects follow their data objects: those the
- * child made since base are added where the parent lacks them, and those
- * it dropped are deleted, for the objects the parent keeps.
+ * deleted since base. Index objects and columnar copies follow their data
+ * objects: those the child made since base are added where the parent
+ * lacks them, and those it dropped are deleted, for the objects the
+ * parent keeps.
  */
 export function mergeActions(
   base: Snapshot,
@@ -260,12 +333,13 @@ export function mergeActions(
       throw fail(`parent branch deletes object that child branch adds: ${o.id}`);
     }
     adds.push({ kind: 'add', object: o });
+    if (child.hasVector(o.id)) adds.push({ kind: 'addVector', id: o.id });
     added.add(o.id.toString());
   }
-  // Index objects of the objects the merged branch will have.
   for (const o of child.list()) {
     const id = o.id.toString();
     if (deleted.has(id) || !(parent.has(id) || added.has(id))) continue;
+    // Index objects of the objects the merged branch will have.
     const have = parent.indexesOf(id);
     const had = base.indexesOf(id);
     for (const [rule, x] of child.indexesOf(id)) {
@@ -275,6 +349,15 @@ export function mergeActions(
       if (!child.indexesOf(id).has(rule) && have.has(rule))
         deletes.push({ kind: 'deleteIndex', rule: Ksuid.mustParse(rule), id: o.id });
     }
+    // Columnar copies the child made or dropped since base, of objects
+    // both branches still have.
+    if (!parent.has(id) || !base.has(id)) continue;
+    const hadVector = base.hasVector(id);
+    const hasVector = child.hasVector(id);
+    if (hasVector && !hadVector && !parent.hasVector(id))
+      adds.push({ kind: 'addVector', id: o.id });
+    if (hadVector && !hasVector && parent.hasVector(id))
+      deletes.push({ kind: 'deleteVector', id: o.id });
   }
   if (deletes.length + adds.length === 0) throw invalid(`${what}: difference is empty`);
   return [...deletes, ...adds];

@@ -1,7 +1,8 @@
-// Vacuum: permanently removes the data objects that a revision's history
-// added and that neither the revision nor any branch's tip still has, and
-// every index object made of them. Those objects are reachable only by
-// time travel to older commits, which answer "vacuumed" afterwards.
+// Vacuum: permanently removes the data objects (with their seek indexes
+// and columnar copies) that a revision's history added and that neither
+// the revision nor any branch's tip still has, and every index object made
+// of them. Those objects are reachable only by time travel to older
+// commits, which answer "vacuumed" afterwards.
 
 import { ObjectStore } from '../storage/storage';
 import { BranchRegistry } from './branches';
@@ -10,6 +11,7 @@ import { PoolConfig } from './config';
 import { Ksuid } from './ksuid';
 import { indexPrefix } from './index/object';
 import { dataKey, seekIndexKey } from './object';
+import { vectorKey } from './vectors';
 
 export async function vacuumCandidates(
   storage: ObjectStore,
@@ -37,7 +39,7 @@ export async function vacuumCandidates(
   return out;
 }
 
-/** Removes the objects' data and seek index. */
+/** Removes the objects' data, seek index and columnar copy. */
 export async function removeObjects(
   storage: ObjectStore,
   pool: PoolConfig,
@@ -46,6 +48,7 @@ export async function removeObjects(
   for (const id of ids) {
     await storage.delete(dataKey(pool.id, id));
     await storage.delete(seekIndexKey(pool.id, id));
+    await storage.delete(vectorKey(pool.id, id));
   }
 }
 

@@ -11,6 +11,9 @@
 // and no commit names it yet, so no scan can read those entries before the
 // commit; a writer that is aborted drops them, and any left behind by a
 // commit whose outcome is unknown are evicted like any other entry.
+//
+// With the pool's `vectors` option on (the default), each object also gets
+// its columnar copy (vectors.ts) written from the same sorted values.
 
 import { ByteSink } from '../formats/io';
 import { newWriter } from '../formats/zng';
@@ -27,6 +30,7 @@ import { KeyGetter } from './keys';
 import { DataObject, dataKey, seekIndexKey } from './object';
 import { SeekEntry } from './records';
 import { encodeSeekIndex } from './seekindex';
+import { arrayBatches, vectorKey, writeVector } from './vectors';
 import { StreamCacher } from './writethrough';
 
 const ARENA_CHUNK = 1 << 20;
@@ -46,6 +50,8 @@ export class PoolWriter {
   private arena = Buffer.allocUnsafe(ARENA_CHUNK);
   private arenaPos = 0;
   private written: DataObject[] = [];
+  /** Objects written with a columnar copy. */
+  readonly vectors: Ksuid[] = [];
   readonly stats: WriterStats = { objects: 0, records: 0, bytes: 0 };
   private keys: KeyGetter;
   private cacher: StreamCacher | null;
@@ -162,6 +168,8 @@ export class PoolWriter {
     this.stats.objects++;
     this.stats.records += o.count;
     this.stats.bytes += o.size;
+    if (this.pool.vectors && (await writeVector(this.storage, this.pool, id, arrayBatches(sorted))))
+      this.vectors.push(id);
   }
 
   /** Writes what remains and returns every object written. */
@@ -184,6 +192,7 @@ export class PoolWriter {
         Promise.all([
           this.storage.delete(dataKey(this.pool.id, o.id)),
           this.storage.delete(seekIndexKey(this.pool.id, o.id)),
+          this.storage.delete(vectorKey(this.pool.id, o.id)),
         ]),
       ),
     ).catch(() => undefined);

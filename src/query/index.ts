@@ -1,7 +1,7 @@
 // The query engine's entry point: compile a query text into a running
 // dataflow graph whose output is pulled in batches.
 //
-//   const q = await compileQuery('count() by x', { lake, head: {pool, branch} });
+//   const q = await compileQuery('count() by x', { source, head: {pool, branch} });
 //   for (let b = await q.pull(); b; b = await q.pull()) ...
 //
 // Errors come in three kinds: ParseError (the text does not parse; it has
@@ -12,11 +12,11 @@
 // a user function throws StackOverflow.
 
 import { ValueReader } from '../formats/io';
-import { Lake } from '../lake/lake';
 import { Value } from '../zed/value';
 import * as ast from './ast';
 import { Builder, evalAtCompileTime } from './compiler/builder';
 import * as dag from './compiler/dag';
+import { DataSource } from './data/source';
 import { CompileError } from './compiler/errors';
 import { optimize } from './compiler/optimizer';
 import { Analyzer, ReaderSource } from './compiler/semantic';
@@ -41,8 +41,8 @@ export interface QueryOptions {
   ctx?: QueryContext;
   /** Options for a new context when ctx is not given. */
   context?: QueryContextOptions;
-  /** The lake `from` and `load` use. */
-  lake?: Lake;
+  /** The lake `from` and `load` use (the service's lake, adapted). */
+  source?: DataSource;
   /** The pool and branch a query without a source reads (the service's HEAD). */
   head?: { pool: string; branch: string };
   /**
@@ -214,7 +214,7 @@ export async function analyze(
   const a = new Analyzer({
     zctx,
     evalConst: (e) => evalAtCompileTime(zctx, e),
-    ...(opts.lake ? { lake: opts.lake } : {}),
+    ...(opts.source ? { source: opts.source } : {}),
     ...(opts.head ? { head: opts.head } : {}),
   });
   const implied = impliedSources(seq, opts);
@@ -270,7 +270,7 @@ export async function compileAST(seq: ast.Seq, opts: QueryOptions = {}): Promise
   const b = new Builder({
     ctx,
     readers,
-    ...(opts.lake ? { lake: opts.lake } : {}),
+    ...(opts.source ? { source: opts.source } : {}),
     allowFiles: opts.allowFiles ?? false,
     allowHTTP: opts.allowHTTP ?? false,
   });

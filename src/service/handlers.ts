@@ -29,6 +29,7 @@ import {
   bodySource,
   boolParam,
   commitMessage,
+  boolField,
   intField,
   isZlibError,
   readPayload,
@@ -120,6 +121,7 @@ export const createPool: Handler = async (c, req, res) => {
     layout: { order: stringField(layout, 'order') || undefined, keys },
     seekStride: intField(p, 'seek_stride'),
     threshold: intField(p, 'thresh'),
+    vectors: boolField(p, 'vectors', true),
   });
   await respondValue(
     res,
@@ -358,6 +360,26 @@ export const compact: Handler = async (c, req, res) => {
   c.metrics.commits.inc({ operation: 'compact' });
   await respondValue(res, c.format, commitResponse(commit));
 };
+
+/** POST .../vectors and .../vectors/delete: columnar copies of objects. */
+function vectorsHandler(op: 'add' | 'delete'): Handler {
+  return async (c, req, res) => {
+    const p = await readPayload(req);
+    const branchName = param(req, 'branch');
+    const msg = commitMessage(req);
+    const cfg = await pool(c, req);
+    const ids = stringsField(p, 'object_ids').map(parseId);
+    const { commit } =
+      op === 'add'
+        ? await c.lake.addVectors(cfg, branchName, ids, msg)
+        : await c.lake.deleteVectors(cfg, branchName, ids, msg);
+    c.metrics.commits.inc({ operation: `vector-${op}` });
+    await respondValue(res, c.format, commitResponse(commit));
+  };
+}
+
+export const addVectors = vectorsHandler('add');
+export const deleteVectors = vectorsHandler('delete');
 
 export const revert: Handler = async (c, req, res) => {
   const cfg = await pool(c, req);

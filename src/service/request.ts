@@ -248,6 +248,15 @@ export function intField(p: Payload, name: string): number {
   return v;
 }
 
+/** A boolean field (dflt when absent or null). */
+export function boolField(p: Payload, name: string, dflt: boolean): boolean {
+  const v = p[name];
+  if (v === undefined || v === null) return dflt;
+  if (typeof v !== 'boolean')
+    throw invalid(`field "${name}": expected a boolean, got ${describe(v)}`);
+  return v;
+}
+
 /** An array-of-strings field ([] when absent or null). */
 export function stringsField(p: Payload, name: string): string[] {
   const v = p[name];

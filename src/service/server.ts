@@ -232,6 +232,8 @@ export class Service {
     app.delete('/pool/:pool/branch/:branch', guard, api(h.deleteBranch));
     app.post('/pool/:pool/branch/:branch/compact', guard, api(h.compact));
     app.post('/pool/:pool/branch/:branch/delete', guard, api(h.deleteData));
+    app.post('/pool/:pool/branch/:branch/vectors', guard, api(h.addVectors));
+    app.post('/pool/:pool/branch/:branch/vectors/delete', guard, api(h.deleteVectors));
     app.post('/pool/:pool/branch/:branch/merge/:child', guard, api(h.merge));
     app.post('/pool/:pool/branch/:branch/revert/:commit', guard, api(h.revert));
     app.post('/pool/:pool/revision/:revision/vacuum', guard, api(h.vacuum));

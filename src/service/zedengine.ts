@@ -8,6 +8,7 @@ import * as dag from '../query/compiler/dag';
 import { FilterFn } from '../query/runtime/ops/filter';
 import { analyze, compileQuery, parseQuery, QueryContext, queryErrorClasses } from '../query';
 import { invalid } from '../lake/errors';
+import { LakeSource } from '../lake/source';
 import { DeleteFilter, QueryEngine, RunningQuery } from './engine';
 import { registerClientError } from './errors';
 
@@ -20,7 +21,7 @@ export const zedEngine: QueryEngine = {
     const ctx = new QueryContext({ signal: spec.signal, onWarning: spec.onWarning });
     const q = await compileQuery(spec.query, {
       ctx,
-      lake: spec.lake,
+      source: new LakeSource(spec.lake),
       head: spec.head.pool ? spec.head : undefined,
     });
     return {
@@ -41,7 +42,7 @@ export const zedEngine: QueryEngine = {
     const ctx = new QueryContext();
     const graph = await analyze(seq, {
       ctx,
-      lake,
+      source: new LakeSource(lake),
       head: { pool: pool.id.toString(), branch },
     });
     const op = graph[1];

@@ -57,7 +57,7 @@ describe('scans through the cache', () => {
 
   async function open(cacheSize?: number): Promise<void> {
     dir = tmpDir();
-    lake = await openLake({ lake: dir, cacheSize });
+    lake = await openLake({ lake: dir, cacheSize, vectorScan: 'off' });
   }
 
   afterEach(async () => {
@@ -214,7 +214,7 @@ describe('write-through: what the lake writes is cached', () => {
 
   async function open(cacheSize?: number): Promise<void> {
     dir = tmpDir();
-    lake = await openLake({ lake: dir, cacheSize });
+    lake = await openLake({ lake: dir, cacheSize, vectorScan: 'off' });
   }
 
   afterEach(async () => {

@@ -466,3 +466,23 @@ test('history far longer than the snapshot interval rebuilds from a cold start',
   expect(await query(lake, 'p', commits[40].toString())).toHaveLength(41);
   expect((await lake.log('p', 'main')).length).toBe(81);
 });
+
+test('columnar copies survive embedded snapshots and a cold start', async () => {
+  await lake.createPool('v', { layout: { keys: [['k']] } });
+  await lake.createPool('nv', { layout: { keys: [['k']] }, vectors: false });
+  for (let i = 0; i < 40; i++) {
+    await load('v', 'main', recs(ctx, [i]));
+    await load('nv', 'main', recs(ctx, [i]));
+  }
+  const first = (await lake.objects('v', 'main'))[0].id;
+  await lake.deleteVectors('v', 'main', [first]);
+  const nvFirst = (await lake.objects('nv', 'main'))[0].id;
+  await lake.addVectors('nv', 'main', [nvFirst]);
+  for (let i = 40; i < 70; i++) await load('v', 'main', recs(ctx, [i]));
+  lake = await t.reopen();
+  const v = await lake.snapshot('v', 'main');
+  expect(v.vectorIds()).toHaveLength(69);
+  expect(v.hasVector(first)).toBe(false);
+  const nv = await lake.snapshot('nv', 'main');
+  expect(nv.vectorIds().map(String)).toEqual([nvFirst.toString()]);
+});

@@ -9,6 +9,7 @@ import { LocalCoordinator } from '../../src/coord/local';
 import { formatValue, parseValues } from '../../src/formats/zson';
 import { Ksuid, Lake } from '../../src/lake';
 import { indexKey, indexSeekKey } from '../../src/lake/index/object';
+import { LakeSource } from '../../src/lake/source';
 import { LocalStore } from '../../src/storage/local';
 import { compileQuery, QueryContext } from '../../src/query';
 import { zedEngine } from '../../src/service/zedengine';
@@ -27,7 +28,7 @@ async function load(lake: Lake, pool: string, zson: string, branch = 'main') {
 /** Runs a query on the lake: its values as ZSON and its stats. */
 async function run(lake: Lake, query: string) {
   const ctx = new QueryContext();
-  const q = await compileQuery(query, { ctx, lake });
+  const q = await compileQuery(query, { ctx, source: new LakeSource(lake) });
   const vals = (await q.all()).map((v) => formatValue(v));
   await q.close();
   return { vals, stats: { ...ctx.stats } };
@@ -423,7 +424,10 @@ describe('pruning scans', () => {
     const { indexFilter } = await import('../../src/query/compiler/indexfilter');
     const { analyze, parseQuery } = await import('../../src/query');
     const ctx = new QueryContext();
-    const graph = await analyze(parseQuery('from p | id=="id-12"'), { ctx, lake });
+    const graph = await analyze(parseQuery('from p | id=="id-12"'), {
+      ctx,
+      source: new LakeSource(lake),
+    });
     const filter = graph[1]?.kind === 'Filter' ? graph[1].expr : null;
     const scan = await lake.scan('p', 'main', { ctx: ctx.zctx, index: indexFilter(filter) });
     let n = 0;

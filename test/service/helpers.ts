@@ -1,4 +1,4 @@
-import { openLake } from '../../src/backend/open';
+import { openLake, OpenOptions } from '../../src/backend/open';
 import { testLakeOptions } from '../helpers/backend';
 // Test helpers: a service over a temporary lake on a loopback port, and
 // plain HTTP requests against it.
@@ -18,9 +18,12 @@ export interface TestService {
   close(): Promise<void>;
 }
 
-export async function startService(opts: Partial<ServiceOptions> = {}): Promise<TestService> {
+export async function startService(
+  opts: Partial<ServiceOptions> = {},
+  lakeOpts: Partial<OpenOptions> = {},
+): Promise<TestService> {
   const dir = mkdtempSync(path.join(tmpdir(), 'zlake-service-'));
-  const lake = await openLake(await testLakeOptions(dir));
+  const lake = await openLake({ ...(await testLakeOptions(dir)), ...lakeOpts });
   const service = new Service({ lake, ...opts });
   const addr = await service.listen('127.0.0.1:0');
   return {

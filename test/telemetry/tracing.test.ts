@@ -89,7 +89,7 @@ test('a load and a query each make a span tree under the caller’s trace', asyn
     const q = await postJSON(
       base,
       '/query',
-      { query: 'from p | count()' },
+      { query: 'from p | count() where true' },
       { traceparent: `00-${trace}-${queryParent}-01` },
     );
     expect(q.status).toBe(200);

@@ -47,6 +47,11 @@ pool's data objects.
       '64KiB',
       "size of seek-index unit for ZNG data, as '32KB', '1MB', etc.",
     );
+    const vectors = fs.bool(
+      'vectors',
+      true,
+      'write a columnar (VNG) copy of each data object at load time',
+    );
     return async (args) => {
       const size = flagBytes('S', thresh.value);
       const stride = flagBytes('seekstride', seekStride.value);
@@ -54,7 +59,13 @@ pool's data objects.
       const client = await lake.connect();
       const layout = parseOrderBy(orderBy.value);
       const name = args[0];
-      const { pool } = await client.createPool({ name, layout, seekStride: stride, thresh: size });
+      const { pool } = await client.createPool({
+        name,
+        layout,
+        seekStride: stride,
+        thresh: size,
+        vectors: vectors.value,
+      });
       if (!lake.isQuiet) io.stdout.write(`pool created: ${name} ${pool.id}\n`);
     };
   },

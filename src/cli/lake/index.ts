@@ -27,6 +27,7 @@ const loaders: Record<string, () => Promise<LakeCommand>> = {
   status: async () => (await import('./version')).status,
   use: async () => (await import('./use')).use,
   vacuum: async () => (await import('./vacuum')).vacuum,
+  vector: async () => (await import('./vector')).vector,
   version: async () => (await import('./version')).version,
 };
 

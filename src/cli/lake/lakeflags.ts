@@ -144,7 +144,14 @@ export class LakeFlags {
    * (the subcommand parses them afresh).
    */
   carried(): string[] {
-    return ['-lake', this.lake, '-configdir', this.configDir, ...(this.isQuiet ? ['-q'] : [])];
+    return [
+      '-lake',
+      this.lake,
+      '-configdir',
+      this.configDir,
+      ...(this.use.value !== '' ? ['-use', this.use.value] : []),
+      ...(this.isQuiet ? ['-q'] : []),
+    ];
   }
 
   /**

@@ -92,7 +92,13 @@ export class PrimitiveWriter implements ColumnWriter {
       this.buf[this.len++] = 0;
     } else {
       this.len = putUvarint(this.buf, this.len, len + 1);
-      this.buf.set(src.subarray(off, off + len), this.len);
+      // Short values (most) are copied by hand: a subarray per value costs
+      // an object and dominates writing otherwise.
+      const dst = this.buf;
+      if (len <= 32) {
+        let d = this.len;
+        for (let i = off, end = off + len; i < end; i++) dst[d++] = src[i];
+      } else dst.set(src.subarray(off, off + len), this.len);
       this.len += len;
     }
     if (this.len >= this.sp.thresh) this.flush();

@@ -26,7 +26,7 @@ import { FILE_TYPE, MAX_SEGMENT_THRESH, MAX_SKEW_THRESH, TRAILER_MAGIC, VERSION 
 const TRAILER_MAX_SIZE = 4096;
 const OUT_BATCH = 4096;
 
-class VngError extends Error {}
+export class VngError extends Error {}
 
 /** The trailer's facts. */
 export interface Trailer {
@@ -133,7 +133,7 @@ function unmarshalTrailer(
 }
 
 /** Shared state of one file's column readers. */
-class Source {
+export class Source {
   /** Elements arrays and maps may still produce (guards against blow-ups). */
   budget: number;
 
@@ -146,32 +146,41 @@ class Source {
 
   /** A segment's bytes, decompressed. */
   load(s: Segment): Buffer {
-    if (s.compression !== CompressionNone && s.compression !== CompressionLZ4) {
-      throw new VngError(`vng: unknown compression format 0x${s.compression.toString(16)}`);
-    }
-    if (s.length > 2 * MAX_SEGMENT_THRESH || s.length < 0 || s.memLength < 0)
-      throw new VngError('segment too big');
-    const size = s.compression === CompressionNone ? s.memLength : s.length;
-    if (s.offset < 0 || s.offset + size > this.dataEnd)
-      throw new VngError('vng: segment out of range');
-    if (s.compression === CompressionNone) return this.buf.subarray(s.offset, s.offset + size);
-    // LZ4 expands at most 255-fold.
-    if (s.memLength > 255 * s.length + 64) throw new VngError('segment too big');
-    const out = Buffer.allocUnsafe(s.memLength);
-    const n = lz4Decompress(this.buf, s.offset, s.offset + s.length, out, 0, s.memLength);
-    if (n !== s.memLength) {
-      throw new VngError(`vng: got ${n < 0 ? 0 : n} uncompressed bytes, expected ${s.memLength}`);
-    }
-    return out;
+    return loadSegment(this.buf, 0, this.dataEnd, s);
   }
 }
 
-interface ColumnReader {
+/**
+ * A segment's bytes, decompressed, from buf holding the data section's
+ * bytes from base on (dataEnd: where the data section ends).
+ */
+export function loadSegment(buf: Buffer, base: number, dataEnd: number, s: Segment): Buffer {
+  if (s.compression !== CompressionNone && s.compression !== CompressionLZ4) {
+    throw new VngError(`vng: unknown compression format 0x${s.compression.toString(16)}`);
+  }
+  if (s.length > 2 * MAX_SEGMENT_THRESH || s.length < 0 || s.memLength < 0)
+    throw new VngError('segment too big');
+  const size = s.compression === CompressionNone ? s.memLength : s.length;
+  if (s.offset < 0 || s.offset + size > dataEnd) throw new VngError('vng: segment out of range');
+  const at = s.offset - base;
+  if (at < 0 || at + size > buf.length) throw new VngError('vng: segment not loaded');
+  if (s.compression === CompressionNone) return buf.subarray(at, at + size);
+  // LZ4 expands at most 255-fold.
+  if (s.memLength > 255 * s.length + 64) throw new VngError('segment too big');
+  const out = Buffer.allocUnsafe(s.memLength);
+  const n = lz4Decompress(buf, at, at + s.length, out, 0, s.memLength);
+  if (n !== s.memLength) {
+    throw new VngError(`vng: got ${n < 0 ? 0 : n} uncompressed bytes, expected ${s.memLength}`);
+  }
+  return out;
+}
+
+export interface ColumnReader {
   /** Appends the next value as a tagged child of b. */
   read(b: Builder): void;
 }
 
-class PrimitiveReader implements ColumnReader {
+export class PrimitiveReader implements ColumnReader {
   private seg = 0;
   private buf: Buffer = Buffer.alloc(0);
   private pos = 0;
@@ -218,7 +227,7 @@ class PrimitiveReader implements ColumnReader {
   }
 }
 
-class NullsReader implements ColumnReader {
+export class NullsReader implements ColumnReader {
   private runs: PrimitiveReader;
   private inNull = true;
   private run = 0;
@@ -243,7 +252,7 @@ class NullsReader implements ColumnReader {
   }
 }
 
-class RecordReader implements ColumnReader {
+export class RecordReader implements ColumnReader {
   constructor(private fields: ColumnReader[]) {}
   read(b: Builder): void {
     b.beginContainer();
@@ -294,7 +303,7 @@ class UnionReader implements ColumnReader {
   }
 }
 
-function newColumnReader(src: Source, m: Meta): ColumnReader {
+export function newColumnReader(src: Source, m: Meta): ColumnReader {
   switch (m.kind) {
     case 'Nulls':
       return new NullsReader(src, m.runs, newColumnReader(src, m.values));
@@ -321,9 +330,38 @@ function newColumnReader(src: Source, m: Meta): ColumnReader {
   }
 }
 
+/** A super type's reader and the type of the values it makes. */
+export interface SuperReader {
+  type: Type;
+  reader: ColumnReader;
+}
+
+/** The next batch of values reassembled from the root column, or null at its end. */
+export function readValues(root: PrimitiveReader, readers: SuperReader[]): Value[] | null {
+  if (root.done()) return null;
+  const b = new Builder(64 * 1024);
+  const starts: number[] = [];
+  const types: Type[] = [];
+  while (!root.done() && types.length < OUT_BATCH && b.len < 1 << 20) {
+    const no = root.readInt();
+    if (no < 0 || no >= readers.length) {
+      throw new VngError('system error: type number out of range in VNG root metadata');
+    }
+    const tr = readers[no];
+    starts.push(b.len);
+    tr.reader.read(b);
+    types.push(tr.type);
+  }
+  const buf = b.buf;
+  return types.map((t, i) => {
+    const tag = readUvarint(buf, starts[i], b.len);
+    return new Value(t, buf, uv.end, tag - 1);
+  });
+}
+
 export class VngReader implements ValueReader {
   private root?: PrimitiveReader;
-  private readers: { type: Type; reader: ColumnReader }[] = [];
+  private readers: SuperReader[] = [];
 
   constructor(
     private src: ByteSource,
@@ -360,26 +398,7 @@ export class VngReader implements ValueReader {
   async read(): Promise<Value[] | null> {
     try {
       if (!this.root) this.open(await readWhole(this.src));
-      const root = this.root!;
-      if (root.done()) return null;
-      const b = new Builder(64 * 1024);
-      const starts: number[] = [];
-      const types: Type[] = [];
-      while (!root.done() && types.length < OUT_BATCH && b.len < 1 << 20) {
-        const no = root.readInt();
-        if (no < 0 || no >= this.readers.length) {
-          throw new VngError('system error: type number out of range in VNG root metadata');
-        }
-        const tr = this.readers[no];
-        starts.push(b.len);
-        tr.reader.read(b);
-        types.push(tr.type);
-      }
-      const buf = b.buf;
-      return types.map((t, i) => {
-        const tag = readUvarint(buf, starts[i], b.len);
-        return new Value(t, buf, uv.end, tag - 1);
-      });
+      return readValues(this.root!, this.readers);
     } catch (err) {
       if (err instanceof VngError || err instanceof MetaError)
         throw new FormatError('vng', err.message);

@@ -5,8 +5,6 @@
 // aggregators; sources get the filters and key ranges the optimizer
 // pushed into them.
 
-import { primaryKey } from '../../lake/config';
-import { Lake } from '../../lake/lake';
 import { TypeContext, DuplicateFieldError } from '../../zed/context';
 import { TypeNet, TypeString } from '../../zed/types';
 import { Value } from '../../zed/value';
@@ -34,7 +32,7 @@ import { RecordBuilder, RecordBuilderError } from '../expr/recordbuilder';
 import { compileRegexp } from '../expr/regexp';
 import { RegexpMatch, SearchNet, SearchPattern, SearchString, SearchValue } from '../expr/search';
 import { CallStack, Frame, ParamExpr, UserCall, UserFunction, VarExpr } from '../expr/vars';
-import { checkArity, FunctionEnv, lookupFunction } from '../functions';
+import { checkArity, FunctionEnv, lookupFunction, SHAPERS } from '../functions';
 import { QueryContext } from '../runtime/context';
 import { Operator } from '../runtime/operator';
 import { Cut, CutField } from '../runtime/ops/cut';
@@ -55,18 +53,16 @@ import { openFile, openURL, ReaderScan } from '../runtime/ops/scan';
 import { Sort } from '../runtime/ops/sort';
 import { Tail } from '../runtime/ops/tail';
 import { Yield } from '../runtime/ops/yield';
+import { DataSource, poolKeyPath } from '../data/source';
 import * as dag from './dag';
 import { indexFilter } from './indexfilter';
 import { CompileError } from './errors';
 import { spanPruner } from './optimizer';
 import { buildHeavy } from './heavy';
 
-/** Names of the shaping functions, whose single argument form shapes `this`. */
-const SHAPERS = new Set(['cast', 'crop', 'fill', 'fit', 'order', 'shape']);
-
 export interface BuildEnv {
   ctx: QueryContext;
-  lake?: Lake;
+  source?: DataSource;
   /** Inputs of Reader sources, by index (opened on first pull). */
   readers?: (() => Promise<ValueReader>)[];
   /** `file` may read local files. */
@@ -388,7 +384,7 @@ export class Builder {
           return new Put(
             ctx,
             this.need(parent, 'put'),
-            o.args.map((a) => ({ lhs: a.lhs, rhs: this.expr(a.rhs) })),
+            o.args.map((a) => this.cutField(a)),
           );
         } catch (e) {
           if (e instanceof PutError) throw new CompileError(e.message);
@@ -445,9 +441,14 @@ export class Builder {
   }
 
   /** The compiled fields of a projection pushed into a source (its errors are cut's). */
+  private cutField(a: dag.Assignment): CutField {
+    const from = a.rhs.kind === 'This' && a.rhs.path.length === 1 ? a.rhs.path[0] : undefined;
+    return { lhs: a.lhs, rhs: this.expr(a.rhs), ...(from !== undefined ? { from } : {}) };
+  }
+
   private projection(args: dag.Assignment[] | undefined): CutField[] | null {
     if (args === undefined) return null;
-    const fields = args.map((a) => ({ lhs: a.lhs, rhs: this.expr(a.rhs) }));
+    const fields = args.map((a) => this.cutField(a));
     try {
       new RecordBuilder(
         this.zctx,
@@ -461,10 +462,10 @@ export class Builder {
     return fields;
   }
 
-  private lake(): Lake {
-    if (!this.env.lake)
+  private lake(): DataSource {
+    if (!this.env.source)
       throw new CompileError('internal error: lake operation cannot be used in non-lake context');
-    return this.env.lake;
+    return this.env.source;
   }
 
   private source(o: dag.Source): Operator {
@@ -479,6 +480,11 @@ export class Builder {
           o.filter === null ? null : this.expr(o.filter),
           o.range,
           this.projection(o.project),
+          o.fields ?? null,
+          // The filter again, for the source to test on columns.
+          o.filter !== null && o.matchFields
+            ? { fields: o.matchFields, filter: this.expr(o.filter) }
+            : null,
           indexFilter(o.filter),
         );
       case 'LakeMetaScan':
@@ -492,7 +498,7 @@ export class Builder {
           o.pool,
           o.commit,
           o.meta,
-          o.keyFilter ? spanPruner(o.keyFilter, primaryKey(o.pool.layout)) : null,
+          o.keyFilter ? spanPruner(o.keyFilter, poolKeyPath(o.pool.layout)) : null,
         );
       case 'FileScan': {
         if (!this.env.allowFiles) throw new CompileError('file operator is not allowed here');

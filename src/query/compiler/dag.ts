@@ -6,9 +6,7 @@
 
 import { Type } from '../../zed/types';
 import { Value } from '../../zed/value';
-import type { KeyRange } from '../../lake/seekindex';
-import type { PoolConfig } from '../../lake/config';
-import type { Ksuid } from '../../lake/ksuid';
+import type { DataId, KeyRange, PoolHandle } from '../data/source';
 
 // ---------------------------------------------------------------------------
 // Expressions
@@ -307,7 +305,7 @@ export interface Combine {
 }
 export interface Load {
   kind: 'Load';
-  pool: PoolConfig;
+  pool: PoolHandle;
   branch: string;
   author: string | null;
   message: string | null;
@@ -318,14 +316,24 @@ export interface Load {
 
 export interface PoolScan {
   kind: 'PoolScan';
-  pool: PoolConfig;
-  commit: Ksuid;
+  pool: PoolHandle;
+  commit: DataId;
   /** A filter lifted from the first downstream operator (optimizer). */
   filter: Expr | null;
   /** Pool-key range implied by filter (optimizer). */
   range: KeyRange | null;
   /** A cut of plain fields after the filter (optimizer). */
   project?: Assignment[];
+  /**
+   * The top-level fields the query reads of the pool's values, or null
+   * when it may read whole values (optimizer, demand.ts).
+   */
+  fields?: string[] | null;
+  /**
+   * With fields null: the top-level fields filter reads, when it reads
+   * nothing else (optimizer); the scan may test the filter on them first.
+   */
+  matchFields?: string[] | null;
 }
 export interface LakeMetaScan {
   kind: 'LakeMetaScan';
@@ -333,13 +341,13 @@ export interface LakeMetaScan {
 }
 export interface PoolMetaScan {
   kind: 'PoolMetaScan';
-  pool: PoolConfig;
+  pool: PoolHandle;
   meta: string;
 }
 export interface CommitMetaScan {
   kind: 'CommitMetaScan';
-  pool: PoolConfig;
-  commit: Ksuid;
+  pool: PoolHandle;
+  commit: DataId;
   meta: string;
   tap: boolean;
   /**

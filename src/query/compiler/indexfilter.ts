@@ -6,7 +6,7 @@
 // the index orders apart from them are left out: nulls, NaN, bytes and
 // type values, and integers beyond 2^53.
 
-import type { IndexFilter } from '../../lake/index/prune';
+import type { IndexFilter } from '../data/source';
 import { decodeFloat, decodeIntBig } from '../../zed/primitive';
 import { ID, isFloat } from '../../zed/types';
 import { Value } from '../../zed/value';

@@ -6,11 +6,11 @@
 // key that its input arrives in key order.
 
 import { compare } from '../../zed/compare';
-import { primaryKey } from '../../lake/config';
-import { KeyRange } from '../../lake/seekindex';
+import { KeyRange, poolKeyPath } from '../data/source';
 import { ID, isFloat, TypeBool } from '../../zed/types';
 import { decodeFloat } from '../../zed/primitive';
 import { Value } from '../../zed/value';
+import { exprDemand, fieldDemand } from './demand';
 import * as dag from './dag';
 
 function walk(seq: dag.Seq, post: (seq: dag.Seq) => dag.Seq): dag.Seq {
@@ -223,7 +223,7 @@ function liftIntoSources(seq: dag.Seq): dag.Seq {
     if (next?.kind === 'Filter') {
       src.filter = next.expr;
       if (src.kind === 'PoolScan') {
-        const r = keyRange(next.expr, primaryKey(src.pool.layout));
+        const r = keyRange(next.expr, poolKeyPath(src.pool.layout));
         if (r !== null && (r.lower || r.upper)) src.range = r as KeyRange;
       }
       rest = rest.slice(1);
@@ -244,7 +244,7 @@ function propagateOrder(seq: dag.Seq): void {
   walkEntries(seq, (s) => {
     const src = s[0];
     if (src.kind !== 'PoolScan') return s;
-    let key: string[] | null = primaryKey(src.pool.layout);
+    let key: string[] | null = poolKeyPath(src.pool.layout);
     const dir = src.pool.layout.order === 'desc' ? -1 : 1;
     for (const op of s.slice(1)) {
       if (key === null) break;
@@ -294,6 +294,11 @@ export function optimize(seq: dag.Seq): dag.Seq {
   seq = liftIntoSources(seq);
   seq = tapMetaScans(seq);
   propagateOrder(seq);
+  const src = seq[0];
+  if (src?.kind === 'PoolScan') {
+    src.fields = fieldDemand(src.filter, src.project, seq.slice(1));
+    if (src.fields === null && src.filter !== null) src.matchFields = exprDemand(src.filter);
+  }
   return seq;
 }
 

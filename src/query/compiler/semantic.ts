@@ -7,9 +7,7 @@
 // reference's errors.
 
 import * as ast from '../ast';
-import { Lake } from '../../lake/lake';
-import { Ksuid } from '../../lake/ksuid';
-import { PoolConfig } from '../../lake/config';
+import { DataId, DataSource, PoolHandle } from '../data/source';
 import { TypeContext } from '../../zed/context';
 import { ID, TypeBool, TypeString } from '../../zed/types';
 import { Value } from '../../zed/value';
@@ -31,7 +29,7 @@ export interface SemanticEnv {
   zctx: TypeContext;
   evalConst: ConstEval;
   /** The lake `from` reads pools of; absent outside the service. */
-  lake?: Lake;
+  source?: DataSource;
   /** The pool and branch a query without `from` reads (HEAD). */
   head?: { pool: string; branch: string };
 }
@@ -860,7 +858,7 @@ export class Analyzer {
   }
 
   private async pool(p: ast.Pool): Promise<dag.Op[]> {
-    const lake = this.env.lake;
+    const lake = this.env.source;
     if (!lake) throw new CompileError('semantic analyzer: from pool cannot be used without a lake');
     const spec = p.spec;
     let names: string[];
@@ -885,7 +883,7 @@ export class Analyzer {
     return out;
   }
 
-  private async poolNamed(p: ast.Pool, name: string, lake: Lake): Promise<dag.Op> {
+  private async poolNamed(p: ast.Pool, name: string, lake: DataSource): Promise<dag.Op> {
     let commit = p.spec.commit;
     if (name === 'HEAD') {
       if (!this.env.head) throw new CompileError('cannot scan from unknown HEAD');
@@ -902,7 +900,7 @@ export class Analyzer {
     }
     const pool = await lake.lookupPool(name);
     if (p.at !== null) throw new CompileError('TBD: at clause in from operator needs to use time');
-    let commitId: Ksuid | null = null;
+    let commitId: DataId | null = null;
     if (commit) commitId = await lake.resolveRevision(pool, commit!);
     if (meta) {
       if (['indexes', 'log', 'objects', 'partitions', 'rawlog', 'vectors'].includes(meta)) {
@@ -917,9 +915,9 @@ export class Analyzer {
   }
 
   private async load(o: ast.Load): Promise<dag.Load> {
-    const lake = this.env.lake;
+    const lake = this.env.source;
     if (!lake) throw new CompileError('load operator cannot be used without a lake');
-    const pool: PoolConfig = await lake.lookupPool(o.pool);
+    const pool: PoolHandle = await lake.lookupPool(o.pool);
     return {
       kind: 'Load',
       pool,

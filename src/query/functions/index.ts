@@ -23,5 +23,6 @@ export {
   ERR_NO_SUCH_FUNCTION,
   ERR_TOO_FEW,
   ERR_TOO_MANY,
+  SHAPERS,
 } from './registry';
 export type { FunctionDef, FunctionEnv, ValueFn } from './registry';

@@ -47,6 +47,16 @@ export function registerFunction(name: string, def: FunctionDef): void {
   registry.set(name, def);
 }
 
+/** The shaping functions, whose one-argument form shapes `this` (the compiler passes it). */
+export const SHAPERS: ReadonlySet<string> = new Set([
+  'cast',
+  'crop',
+  'fill',
+  'fit',
+  'order',
+  'shape',
+]);
+
 export function lookupFunction(name: string): FunctionDef | undefined {
   return registry.get(name);
 }

@@ -4,9 +4,9 @@
 // is given.
 
 import { newShaper, shaperTransforms } from '../expr/shaper';
-import { registerFunction } from './registry';
+import { registerFunction, SHAPERS } from './registry';
 
-for (const name of ['cast', 'crop', 'fill', 'fit', 'order', 'shape']) {
+for (const name of SHAPERS) {
   const transforms = shaperTransforms(name);
   registerFunction(name, {
     minArgs: 2,

@@ -38,6 +38,7 @@ const pool: PoolConfig = {
   layout: { order: 'desc', keys: [['ts'], ['id', 'orig_h']] },
   seekStride: 65536,
   threshold: 524288000,
+  vectors: true,
 };
 
 const branch = (name: string, commit: Ksuid): BranchConfig => ({ ts: 0n, name, commit });

@@ -350,10 +350,58 @@ zed query -z 'from empty@main:rawlog | yield nameof(this)'
 ! zed query 'from empty@main:nosuch'
 ! zed query 'from :nosuch'
 `);
-    expect(r.stdout).toBe('"commits.Commit"\n"commits.Add"\n');
+    // A load's commit adds the columnar copy it wrote, too.
+    expect(r.stdout).toBe('"commits.Commit"\n"commits.Add"\n"commits.AddVector"\n');
     expect(r.stderr).toBe(
       'status code 400: unknown metadata type "nosuch" in from operator\n' +
         'status code 400: unknown lake metadata type "nosuch" in from operator\n',
+    );
+  });
+
+  test('vector add and delete (vector.yaml); a pool created with -vectors=false has none until added', async () => {
+    const ref = await script(
+      `set -e
+zed create -q vpool
+zed use -q vpool
+zed load -q in.zson
+id=$(zed query -f text 'from vpool@main:objects | yield ksuid(id)')
+zed vector add -q $id
+zed query -Z 'from vpool@main:vectors | drop id'
+echo ===
+zed vector delete -q $id
+zed query -Z 'from vpool@main:vectors | drop id'
+echo ===
+zed create -q -vectors=false nvpool
+echo '{x:1}' | zed load -q -use nvpool -
+zed query -z 'from nvpool@main:vectors | count()' # nothing: no input
+id=$(zed query -f text 'from nvpool@main:objects | yield ksuid(id)')
+zed vector add -use nvpool $id | sed 's/^[0-9A-Za-z]\\{27\\}/ID/'
+zed query -z 'from nvpool@main:vectors | count()'
+zed vector delete -use nvpool $id | sed 's/^[0-9A-Za-z]\\{27\\}/ID/'
+! zed vector delete -use nvpool $id 2>&1 | sed 's/[0-9A-Za-z]\\{27\\}/ID/'
+! zed vector nosuch
+`,
+      { 'in.zson': '{x:1}\n{s:"hello",a:[1,2,3]}\n{s:"world",a:[3,4,5]}\n{x:2}\n{x:3,y:4}\n' },
+    );
+    expect(ref.stderr).toBe(
+      '"zlake vector": no such sub-command "nosuch": options are: add delete\n',
+    );
+    expect(ref.stdout).toBe(
+      [
+        '{',
+        '    min: null,',
+        '    max: null,',
+        '    count: 5 (uint64),',
+        '    size: 72',
+        '}',
+        '===',
+        '===',
+        'ID vectors added',
+        '1(uint64)',
+        'ID vectors deleted',
+        'status code 400: vector ID does not exist: vector delete operation aborted',
+        '',
+      ].join('\n'),
     );
   });
 

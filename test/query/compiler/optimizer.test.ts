@@ -96,6 +96,7 @@ describe('sorted input for summarize', () => {
     layout: { order: 'desc', keys: [['ts']] },
     seekStride: 1,
     threshold: 1,
+    vectors: true,
   };
   const scan = (): dag.PoolScan => ({
     kind: 'PoolScan',

@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { parseValues } from '../../../src/formats/zson';
 import { formatValue } from '../../../src/formats/zson';
 import { Lake } from '../../../src/lake';
+import { LakeSource } from '../../../src/lake/source';
 import { compileQuery, QueryContext } from '../../../src/query';
 import * as dag from '../../../src/query/compiler/dag';
 import { arrayReader } from '../../../src/query/runtime/ops/scan';
@@ -33,7 +34,7 @@ async function load(pool: string, zson: string, branch = 'main'): Promise<string
 }
 
 async function run(query: string, head?: { pool: string; branch: string }): Promise<string[]> {
-  const q = await compileQuery(query, { lake, ...(head ? { head } : {}) });
+  const q = await compileQuery(query, { source: new LakeSource(lake), ...(head ? { head } : {}) });
   return (await q.all()).map((v) => formatValue(v));
 }
 
@@ -97,7 +98,7 @@ describe('key-range pushdown', () => {
     ];
     for (const [filter, n] of cases) {
       const ctx = new QueryContext();
-      const q = await compileQuery(`from p | ${filter}`, { lake, ctx });
+      const q = await compileQuery(`from p | ${filter}`, { source: new LakeSource(lake), ctx });
       const scan = q.graph[0] as dag.PoolScan;
       expect(scan.kind).toBe('PoolScan');
       expect(scan.range).not.toBeNull();
@@ -123,7 +124,10 @@ describe('key-range pushdown', () => {
       ];
       for (const [filter, n] of cases) {
         const ctx = new QueryContext();
-        const q = await compileQuery(`from ${name} | ${filter}`, { lake, ctx });
+        const q = await compileQuery(`from ${name} | ${filter}`, {
+          source: new LakeSource(lake),
+          ctx,
+        });
         expect([order, filter, (await q.all()).length, ctx.stats.recordsRead]).toEqual([
           order,
           filter,
@@ -137,7 +141,7 @@ describe('key-range pushdown', () => {
   test('filters that do not bound the key read everything', async () => {
     await lake.createPool('p', { layout: { order: 'asc', keys: [['k']] } });
     await load('p', '{k:1} {k:2}');
-    const q = await compileQuery('from p | k != 1', { lake });
+    const q = await compileQuery('from p | k != 1', { source: new LakeSource(lake) });
     expect((q.graph[0] as dag.PoolScan).range).toBeNull();
     expect((await q.all()).map((v) => formatValue(v))).toEqual(['{k:2}']);
   });
@@ -146,9 +150,39 @@ describe('key-range pushdown', () => {
     await lake.createPool('p', { layout: { order: 'asc', keys: [['k']] }, seekStride: 100 });
     await load('p', Array.from({ length: 5000 }, (_, i) => `{k:${i}}`).join(' '));
     const ctx = new QueryContext();
-    const q = await compileQuery('from p | head 3', { lake, ctx });
+    const q = await compileQuery('from p | head 3', { source: new LakeSource(lake), ctx });
     expect((await q.all()).length).toBe(3);
     expect(ctx.stats.recordsRead).toBeLessThan(5000);
+  });
+});
+
+describe('count() of a whole pool', () => {
+  test('after deletes, at older commits, and after vacuum', async () => {
+    await lake.createPool('c', { layout: { order: 'asc', keys: [['k']] } });
+    await lake.createPool('empty', { layout: { order: 'asc', keys: [['k']] } });
+    const first = await load('c', '{k:1} {k:2} {k:3} 7 "x"');
+    await load('c', '{k:2} {k:4}');
+    await lake.deleteWhere('c', 'main', (v) => formatValue(v) === '{k:4}');
+    const bare = ['from c | count()', 'from c | summarize n:=count()', 'from empty | count()'];
+    const rows = [
+      'from c | count() where true',
+      'from c | summarize n:=count() where true',
+      'from empty | count() where true',
+    ];
+    const out = await Promise.all(bare.map((q) => run(q)));
+    expect(out).toEqual(await Promise.all(rows.map((q) => run(q))));
+    expect(out).toEqual([['6(uint64)'], ['{n:6(uint64)}'], []]);
+    expect(await run(`from c@${first} | count()`)).toEqual(['5(uint64)']);
+    expect((await run('from c | k>1 | count()'))[0]).toBe('3(uint64)');
+    // Time travel to objects vacuum removed fails.
+    await lake.deleteObjects(
+      'c',
+      'main',
+      (await lake.objects('c', first)).map((o) => o.id),
+    );
+    await lake.vacuum('c', 'main', false);
+    await expect(run(`from c@${first} | count()`)).rejects.toThrow(/removed by vacuum/);
+    await expect(run(`from c@${first} | count() where true`)).rejects.toThrow(/removed by vacuum/);
   });
 });
 
@@ -157,7 +191,7 @@ describe('load', () => {
     await lake.createPool('dst', { layout: { order: 'asc', keys: [['a']] } });
     const ctx = new QueryContext();
     const q = await compileQuery('yield {a:this} | load dst author "me" message "hi"', {
-      lake,
+      source: new LakeSource(lake),
       ctx,
       inputs: [arrayReader(parseValues(ctx.zctx, '2 1'))],
     });

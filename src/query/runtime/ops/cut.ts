@@ -16,6 +16,8 @@ import { Applier } from './apply';
 export interface CutField {
   lhs: string[];
   rhs: Expr;
+  /** Set when rhs is the top-level field of this name (`cut a` is a:=this.a). */
+  from?: string;
 }
 
 export class Cutter {
@@ -23,6 +25,8 @@ export class Cutter {
   private readonly subsets = new Map<string, { rb: RecordBuilder; keep: number[] }>();
   private readonly vals: Value[] = [];
   private readonly types: Type[] = [];
+  /** Every field is the input's own top-level field of its name. */
+  private readonly plain: boolean;
 
   /** Throws for a duplicate or non-adjacent field (the reference's errors). */
   constructor(
@@ -33,6 +37,7 @@ export class Cutter {
       zctx,
       fields.map((f) => f.lhs),
     );
+    this.plain = fields.every((f) => f.lhs.length === 1 && f.from === f.lhs[0]);
   }
 
   /** The cut record of v built in the arena, or null when every field was quiet. */
@@ -49,6 +54,9 @@ export class Cutter {
       const types = this.types;
       for (let i = 0; i < fields.length; i++) types[i] = vals[i].type;
       const rt = this.all.type(types);
+      // A record that already is its own cut (same fields, order and
+      // types, as a column read delivers) is passed on, not rebuilt.
+      if (this.plain && rt === v.type) return v;
       arena.begin();
       this.all.into(arena.b);
       for (let i = 0; i < fields.length; i++)

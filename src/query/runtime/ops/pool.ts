@@ -5,53 +5,45 @@
 
 import { parseValue } from '../../../formats/zson';
 import { ValueReader } from '../../../formats/io';
-import { PoolConfig } from '../../../lake/config';
-import { Ksuid } from '../../../lake/ksuid';
-import { Lake } from '../../../lake/lake';
-import { commitMeta, lakeMeta, ObjectPruner, poolMeta } from '../../../lake/meta';
-import { IndexFilter } from '../../../lake/index/prune';
-import { KeyRange } from '../../../lake/seekindex';
+import { DataId, DataSource, IndexFilter, KeyRange, PoolHandle } from '../../data/source';
 import { TypeBytes } from '../../../zed/types';
 import { Value } from '../../../zed/value';
 import { Expr } from '../../expr/expr';
 import { QueryContext } from '../context';
 import { ArraySource, Operator } from '../operator';
 import { CutField } from './cut';
+import { FilterFn } from './filter';
 import { ReaderScan } from './scan';
-
-/** A reader over a pool's values at a commit. */
-async function openScan(
-  ctx: QueryContext,
-  lake: Lake,
-  pool: PoolConfig,
-  commit: Ksuid,
-  range: KeyRange | null,
-  index: IndexFilter | null,
-): Promise<ValueReader> {
-  const scan = await lake.scan(pool, commit, {
-    ctx: ctx.zctx,
-    // The filter decides which values match: the range and the index
-    // lookups only skip objects and seek-index spans that cannot hold any.
-    ...(range ? { range, exact: false } : {}),
-    index,
-  });
-  return { read: () => scan.pull(), close: () => scan.close() };
-}
 
 /** The values of a pool at a commit, in pool-key order. */
 export class PoolSource extends ReaderScan {
   constructor(
     ctx: QueryContext,
-    lake: Lake,
-    pool: PoolConfig,
-    commit: Ksuid,
+    source: DataSource,
+    pool: PoolHandle,
+    commit: DataId,
     filter: Expr | null,
     range: KeyRange | null,
     project: CutField[] | null = null,
+    fields: readonly string[] | null = null,
+    match: { fields: readonly string[]; filter: Expr } | null = null,
     /** The part of the filter index objects can answer. */
     index: IndexFilter | null = null,
   ) {
-    super(ctx, () => openScan(ctx, lake, pool, commit, range, index), filter, project);
+    const test = match && new FilterFn(ctx.zctx, match.filter);
+    super(
+      ctx,
+      () =>
+        source.scan(pool, commit, {
+          ctx: ctx.zctx,
+          range,
+          fields,
+          match: match && test && { fields: match.fields, test: (v) => test.test(v) !== null },
+          index,
+        }),
+      filter,
+      project,
+    );
   }
 }
 
@@ -73,28 +65,28 @@ export class LazySource implements Operator {
   }
 }
 
-export function lakeMetaSource(ctx: QueryContext, lake: Lake, meta: string): Operator {
-  return new LazySource(() => lakeMeta(lake, ctx.zctx, meta));
+export function lakeMetaSource(ctx: QueryContext, source: DataSource, meta: string): Operator {
+  return new LazySource(() => source.lakeMeta(ctx.zctx, meta));
 }
 
 export function poolMetaSource(
   ctx: QueryContext,
-  lake: Lake,
-  pool: PoolConfig,
+  source: DataSource,
+  pool: PoolHandle,
   meta: string,
 ): Operator {
-  return new LazySource(() => poolMeta(lake, ctx.zctx, pool, meta));
+  return new LazySource(() => source.poolMeta(ctx.zctx, pool, meta));
 }
 
 export function commitMetaSource(
   ctx: QueryContext,
-  lake: Lake,
-  pool: PoolConfig,
-  commit: Ksuid,
+  source: DataSource,
+  pool: PoolHandle,
+  commit: DataId,
   meta: string,
-  pruner: ObjectPruner | null = null,
+  pruner: ((min: Value, max: Value) => boolean) | null = null,
 ): Operator {
-  return new LazySource(() => commitMeta(lake, ctx.zctx, pool, commit, meta, pruner));
+  return new LazySource(() => source.commitMeta(ctx.zctx, pool, commit, meta, pruner));
 }
 
 export interface LoadOptions {
@@ -111,8 +103,8 @@ export class Load implements Operator {
   constructor(
     private readonly ctx: QueryContext,
     private readonly parent: Operator,
-    private readonly lake: Lake,
-    private readonly pool: PoolConfig,
+    private readonly source: DataSource,
+    private readonly pool: PoolHandle,
     private readonly opts: LoadOptions,
   ) {}
 
@@ -122,12 +114,12 @@ export class Load implements Operator {
     const parent = this.parent;
     const reader: ValueReader = { read: () => parent.pull() };
     const meta = this.opts.meta === null ? undefined : parseValue(this.ctx.zctx, this.opts.meta);
-    const res = await this.lake.load(this.pool, this.opts.branch, reader, {
+    const commit = await this.source.load(this.pool, this.opts.branch, reader, {
       ...(this.opts.author !== null ? { author: this.opts.author } : {}),
       ...(this.opts.message !== null ? { message: this.opts.message } : {}),
       ...(meta !== undefined ? { meta } : {}),
     });
-    return [Value.fromBytes(TypeBytes, Buffer.from(res.commit.bytes))];
+    return [Value.fromBytes(TypeBytes, Buffer.from(commit.bytes))];
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,255 @@
+// Reading a data object through its columnar copy: only the columns of
+// the top-level fields a query uses (and the pool key's when the object's
+// values are merged with another's by key), fetched as ranged reads of `<id>.vng`, materialized as records
+// of those fields. A scan picks this per object (scan.ts) when the query
+// says which fields it reads and the object has a live copy; anything
+// else reads the object's ZNG by rows.
+
+import { FormatError } from '../formats/io';
+import {
+  Chunk,
+  projectionSegments,
+  ProjectedReader,
+  reassemblyRange,
+  readLayout,
+  TRAILER_BYTES,
+  VngLayout,
+} from '../formats/vng/project';
+import { VngError } from '../formats/vng/reader';
+import { Segment } from '../formats/vng/metadata';
+import { isNotFound, ObjectStore } from '../storage/storage';
+import { TypeContext } from '../zed/context';
+import { Value } from '../zed/value';
+import { PoolConfig } from './config';
+import { notFound } from './errors';
+import { DataObject } from './object';
+import { SeekEntry, Span } from './seekindex';
+import { vectorKey } from './vectors';
+
+/** Ranges closer than this are fetched as one read. */
+const COALESCE_GAP = 256 * 1024;
+
+/** What a scan needs to read objects by columns. */
+/**
+ * A filter a scan may apply by columns: rows whose fields fail it are not
+ * read; the rest are read whole by rows (the caller filters them again).
+ * test must look at nothing but fields.
+ */
+export interface ColumnMatch {
+  fields: ReadonlySet<string>;
+  /** False when the row cannot pass (it sees records of just the fields). */
+  test(v: Value): boolean;
+}
+
+export interface ColumnScan {
+  /** Top-level fields to read. */
+  fields: ReadonlySet<string>;
+  /** The same with the pool key's top-level field, for objects that are merged. */
+  withKey: ReadonlySet<string>;
+  /** Whether to read this object by columns. */
+  use(o: DataObject): boolean;
+  /** With a match, rows are read whole, but only those that may pass it. */
+  match?: ColumnMatch;
+  /** The object's VNG layout (cached by the lake). */
+  layout(o: DataObject): Promise<VngLayout>;
+}
+
+/** Reads an object's VNG layout: its trailer, then its reassembly section. */
+export async function loadLayout(
+  storage: ObjectStore,
+  pool: PoolConfig,
+  o: DataObject,
+  commit: string,
+): Promise<VngLayout> {
+  const key = vectorKey(pool.id, o.id);
+  try {
+    const size = await storage.size(key);
+    const tailAt = Math.max(0, size - TRAILER_BYTES);
+    const tail = await storage.getRange(key, tailAt, size - tailAt);
+    const r = reassemblyRange(tail);
+    const maps =
+      r.offset >= tailAt
+        ? tail.subarray(r.offset - tailAt, r.offset - tailAt + r.length)
+        : await storage.getRange(key, r.offset, r.length);
+    return readLayout(r.offset, maps);
+  } catch (e) {
+    throw wrap(e, o, commit);
+  }
+}
+
+function wrap(e: unknown, o: DataObject, commit: string): unknown {
+  if (isNotFound(e))
+    return notFound(`data object ${o.id} of commit ${commit} not found: it was removed by vacuum`);
+  if (e instanceof FormatError) return e;
+  if (e instanceof VngError) return new FormatError('vng', `${o.id}.vng: ${e.message}`);
+  return e;
+}
+
+/** Byte ranges covering the segments, near ones joined, in offset order. */
+export function coalesce(segs: Segment[]): { offset: number; length: number }[] {
+  const spans = segs
+    .map((s) => ({
+      offset: s.offset,
+      end: s.offset + (s.compression === 0 ? s.memLength : s.length),
+    }))
+    .filter((s) => s.end > s.offset)
+    .sort((a, b) => a.offset - b.offset);
+  const out: { offset: number; length: number }[] = [];
+  for (const s of spans) {
+    const last = out[out.length - 1];
+    if (last && s.offset <= last.offset + last.length + COALESCE_GAP) {
+      last.length = Math.max(last.length, s.end - last.offset);
+    } else out.push({ offset: s.offset, length: s.end - s.offset });
+  }
+  return out;
+}
+
+/** The values of one object, by columns, in the object's order. */
+export class VectorCursor {
+  private reader: ProjectedReader | null = null;
+  private done = false;
+
+  constructor(
+    private storage: ObjectStore,
+    private pool: PoolConfig,
+    private o: DataObject,
+    private columns: ColumnScan,
+    /** The fields to read. */
+    private fields: ReadonlySet<string>,
+    private ctx: TypeContext,
+    private commit: string,
+    /** Called with the stored bytes fetched and the values read. */
+    private count: (bytes: number, values: number) => void,
+  ) {}
+
+  async next(): Promise<Value[] | null> {
+    if (this.done) return null;
+    if (!this.reader) this.reader = await this.open();
+    let batch: Value[] | null;
+    try {
+      batch = this.reader.read();
+    } catch (e) {
+      throw wrap(e, this.o, this.commit);
+    }
+    if (batch === null) {
+      this.done = true;
+      return null;
+    }
+    this.count(0, batch.length);
+    return batch;
+  }
+
+  private async open(): Promise<ProjectedReader> {
+    const layout = await this.columns.layout(this.o);
+    const fields = this.fields;
+    const ranges = coalesce(projectionSegments(layout, fields));
+    const key = vectorKey(this.pool.id, this.o.id);
+    let chunks: Chunk[];
+    try {
+      chunks = await fetchAll(this.storage, key, ranges);
+    } catch (e) {
+      throw wrap(e, this.o, this.commit);
+    }
+    let bytes = 0;
+    for (const c of chunks) bytes += c.buf.length;
+    this.count(bytes, 0);
+    try {
+      return new ProjectedReader(layout, fields, chunks, this.ctx);
+    } catch (e) {
+      throw wrap(e, this.o, this.commit);
+    }
+  }
+}
+
+/** What a match cursor needs of its scan: the object's rows by byte span. */
+export interface RowAccess {
+  seekIndex(o: DataObject): Promise<SeekEntry[]>;
+  openSpan(o: DataObject, span: Span): { read(): Promise<Value[] | null> };
+}
+
+/**
+ * The rows of one object that may pass a filter: the filter's columns are
+ * read and tested first, then only the ZNG streams (seek-index entries)
+ * that hold passing rows are read, and only those rows returned, whole, in
+ * the object's order.
+ */
+export class MatchCursor {
+  private entries: { e: SeekEntry; hits: number[] }[] | null = null;
+  private at = 0;
+  private reader: { read(): Promise<Value[] | null> } | null = null;
+  /** Ordinal (in the object) of the next value the reader returns. */
+  private ordinal = 0;
+  private hit = 0;
+
+  constructor(
+    private columns: VectorCursor,
+    private match: ColumnMatch,
+    private rows: RowAccess,
+    private o: DataObject,
+  ) {}
+
+  async next(): Promise<Value[] | null> {
+    if (this.entries === null) this.entries = await this.plan();
+    for (;;) {
+      if (this.reader === null) {
+        if (this.at >= this.entries.length) return null;
+        const { e } = this.entries[this.at];
+        this.reader = this.rows.openSpan(this.o, { start: e.offset, end: e.offset + e.length });
+        this.ordinal = e.valOff;
+        this.hit = 0;
+      }
+      const batch = await this.reader.read();
+      const hits = this.entries[this.at].hits;
+      if (batch === null || this.hit >= hits.length) {
+        this.reader = null;
+        this.at++;
+        continue;
+      }
+      const out: Value[] = [];
+      const end = this.ordinal + batch.length;
+      while (this.hit < hits.length && hits[this.hit] < end)
+        out.push(batch[hits[this.hit++] - this.ordinal]);
+      this.ordinal = end;
+      if (out.length > 0) return out;
+    }
+  }
+
+  /** The seek-index entries holding passing rows, with those rows' ordinals. */
+  private async plan(): Promise<{ e: SeekEntry; hits: number[] }[]> {
+    const hits: number[] = [];
+    let n = 0;
+    for (let b = await this.columns.next(); b; b = await this.columns.next()) {
+      for (let i = 0; i < b.length; i++) if (this.match.test(b[i])) hits.push(n + i);
+      n += b.length;
+    }
+    if (hits.length === 0) return [];
+    const out: { e: SeekEntry; hits: number[] }[] = [];
+    let h = 0;
+    for (const e of await this.rows.seekIndex(this.o)) {
+      const mine: number[] = [];
+      while (h < hits.length && hits[h] < e.valOff + e.valCnt) mine.push(hits[h++]);
+      if (mine.length > 0) out.push({ e, hits: mine });
+    }
+    return out;
+  }
+}
+
+/** Fetches the ranges, a few at a time (the store's read-ahead). */
+async function fetchAll(
+  storage: ObjectStore,
+  key: string,
+  ranges: { offset: number; length: number }[],
+): Promise<Chunk[]> {
+  const out: Chunk[] = new Array(ranges.length);
+  const width = Math.max(1, storage.readAhead);
+  let next = 0;
+  const worker = async () => {
+    while (next < ranges.length) {
+      const i = next++;
+      const r = ranges[i];
+      out[i] = { offset: r.offset, buf: await storage.getRange(key, r.offset, r.length) };
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(width, ranges.length) }, worker));
+  return out;
+}

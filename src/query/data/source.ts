@@ -1,0 +1,128 @@
+// The query layer's view of a lake: the few things `from`, the
+// meta-queries and `load` need, and nothing of how the lake stores them.
+// The service hands the compiler an implementation (src/lake/source.ts
+// adapts the lake to it), so the compiler and the operators depend on this
+// interface only, and the row and vector scans plug in behind `scan`.
+
+import { ValueReader } from '../../formats/io';
+import { TypeContext } from '../../zed/context';
+import { Value } from '../../zed/value';
+import { Type } from '../../zed/types';
+
+/** An identifier (pool, commit): printable, with its 20 bytes. */
+export interface DataId {
+  readonly bytes: Uint8Array;
+  toString(): string;
+}
+
+/** A pool's sort key: the order and the key paths (the first is the pool key). */
+export interface PoolLayout {
+  readonly order: 'asc' | 'desc';
+  readonly keys: readonly (readonly string[])[];
+}
+
+/**
+ * A pool as the query layer sees it. A source hands these out and takes
+ * back only the ones it handed out, so it may carry more than this.
+ */
+export interface PoolHandle {
+  readonly id: DataId;
+  readonly name: string;
+  readonly layout: PoolLayout;
+}
+
+/**
+ * A key range in value order: lower ≤ key ≤ upper, either bound optional.
+ * Values whose key is null or missing are in no range with a bound.
+ */
+export interface KeyRange {
+  lower?: Value;
+  upper?: Value;
+  /** The bound itself is outside the range (`key < 5`). */
+  lowerOpen?: boolean;
+  upperOpen?: boolean;
+}
+
+/**
+ * The part of a scan's filter that indexes can answer: `field == constant`
+ * comparisons joined by and/or, each with the predicate the filter
+ * evaluates, so an index says "no match" exactly when the filter would.
+ */
+export type IndexFilter =
+  | { kind: 'and' | 'or'; lhs: IndexFilter; rhs: IndexFilter }
+  | {
+      kind: 'equals';
+      /** The field compared (a path from the value). */
+      path: readonly string[];
+      /** The constant. */
+      value: Value;
+      /** True for the values the comparison holds for. */
+      test: (t: Type, buf: Buffer, off: number, len: number) => boolean;
+    };
+
+/** The path of the pool key (the reference's default is `ts`). */
+export function poolKeyPath(layout: PoolLayout): string[] {
+  return layout.keys.length > 0 ? [...layout.keys[0]] : ['ts'];
+}
+
+/** What a scan of a pool reads. */
+export interface ScanRequest {
+  /** Context the values' types are made in. */
+  ctx: TypeContext;
+  /**
+   * Pool-key range that the query's filter implies: objects and spans that
+   * cannot hold such keys may be skipped, but values outside it may still
+   * come (the query's filter decides).
+   */
+  range: KeyRange | null;
+  /**
+   * The top-level fields the query reads from each value (compiler/
+   * demand.ts), or null when it may read whole values. With fields, a
+   * source may deliver records that hold only those fields (a columnar
+   * read): every other field of a record may be absent.
+   */
+  fields: readonly string[] | null;
+  /**
+   * With fields null: the query's filter, when it reads only these
+   * top-level fields. A source may test it on records of just those fields
+   * (columns) and deliver only the values that pass, whole; test is false
+   * for a value the filter drops.
+   */
+  match?: { fields: readonly string[]; test(v: Value): boolean } | null;
+  /** The part of the filter index objects can answer: objects they rule out may be skipped. */
+  index?: IndexFilter | null;
+}
+
+export interface LoadMessage {
+  author?: string;
+  message?: string;
+  meta?: Value;
+}
+
+/** The lake, as a source of values and pools for queries. */
+export interface DataSource {
+  listPools(): Promise<PoolHandle[]>;
+  /** A pool by name or ID; an unknown one throws the lake's not-found error. */
+  lookupPool(ref: string): Promise<PoolHandle>;
+  /** A commit ID (either form) or a branch name, as the branch's tip. */
+  resolveRevision(pool: PoolHandle, revision: string): Promise<DataId>;
+  /** The pool's values at the commit, in pool-key order. */
+  scan(pool: PoolHandle, commit: DataId, req: ScanRequest): Promise<ValueReader>;
+  /** `from :pools` and the like. */
+  lakeMeta(ctx: TypeContext, meta: string): Promise<Value[]>;
+  /** `from pool:branches` and the like. */
+  poolMeta(ctx: TypeContext, pool: PoolHandle, meta: string): Promise<Value[]>;
+  /**
+   * `from pool@commit:objects` and the like; with a pruner, objects whose
+   * key span it rejects are left out (a tapped `:objects`).
+   */
+  commitMeta(
+    ctx: TypeContext,
+    pool: PoolHandle,
+    commit: DataId,
+    meta: string,
+    pruner: ((min: Value, max: Value) => boolean) | null,
+  ): Promise<Value[]>;
+  /** Commits the reader's values to the branch; the new commit's ID. */
+  load(pool: PoolHandle, branch: string, reader: ValueReader, msg: LoadMessage): Promise<DataId>;
+}
