@@ -208,15 +208,7 @@ export class Metrics {
         },
       });
     const counter = (name: string, help: string, read: (s: ScanCacheStats) => number) =>
-      new Counter({
-        name,
-        help,
-        registers,
-        collect() {
-          this.reset();
-          this.inc(read(stats()));
-        },
-      });
+      this.scrapedCounter(name, help, () => read(stats()));
     gauge(
       'zlake_scan_cache_bytes',
       'Bytes of decoded data held by the scan cache.',
@@ -245,23 +237,27 @@ export class Metrics {
     );
   }
 
+  /** A counter whose value is read from a running total when metrics are scraped. */
+  private scrapedCounter(name: string, help: string, total: () => number): Counter {
+    return new Counter({
+      name,
+      help,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        this.inc(total());
+      },
+    });
+  }
+
   /**
    * Reports what the lake's scans read and skipped (read when metrics are
    * scraped): data bytes and objects read, objects skipped for their key
    * span or ruled out by their indexes, and the index bytes that took.
    */
   observeScans(totals: () => ScanTotals): void {
-    const registers = [this.registry];
     const counter = (name: string, help: string, read: (t: ScanTotals) => number) =>
-      new Counter({
-        name,
-        help,
-        registers,
-        collect() {
-          this.reset();
-          this.inc(read(totals()));
-        },
-      });
+      this.scrapedCounter(name, help, () => read(totals()));
     counter(
       'zlake_scan_bytes_read_total',
       'Bytes of data objects pool scans read (from storage or the scan cache).',
