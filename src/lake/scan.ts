@@ -76,11 +76,9 @@ export interface ScanStats {
   cacheMisses: number;
 }
 
-/** Reads the seek index of an object (cached by the lake). */
-export type SeekIndexLoader = (o: DataObject) => Promise<SeekEntry[]>;
-
-export class PoolScan {
-  readonly stats: ScanStats = {
+/** Stats of a scan that has read nothing yet. */
+export function newScanStats(): ScanStats {
+  return {
     bytesRead: 0,
     bytesCached: 0,
     recordsRead: 0,
@@ -92,6 +90,13 @@ export class PoolScan {
     cacheHits: 0,
     cacheMisses: 0,
   };
+}
+
+/** Reads the seek index of an object (cached by the lake). */
+export type SeekIndexLoader = (o: DataObject) => Promise<SeekEntry[]>;
+
+export class PoolScan {
+  readonly stats: ScanStats = newScanStats();
   private groups: DataObject[][];
   private group = 0;
   private current: Source | null = null;
@@ -234,7 +239,7 @@ function holdsRows(e: SeekEntry, rows: readonly RowSpan[]): boolean {
 }
 
 /** Groups objects (in pool order) into runs whose key spans overlap. */
-function partition(objects: DataObject[], order: Order): DataObject[][] {
+export function partition(objects: DataObject[], order: Order): DataObject[][] {
   const kc = keyCompare(order);
   const desc = order === 'desc';
   const out: DataObject[][] = [];

@@ -8,7 +8,8 @@ import { TypeContext } from '../zed/context';
 import { Value } from '../zed/value';
 import { PoolConfig } from './config';
 import { Ksuid } from './ksuid';
-import { Lake } from './lake';
+import { Lake, VectorScanMode } from './lake';
+import { VectorPart, VectorScanOptions } from './vectorscan';
 import { commitMeta, lakeMeta, ObjectPruner, poolMeta } from './meta';
 import { KeyRange } from './seekindex';
 import { IndexFilter } from './index/prune';
@@ -30,8 +31,32 @@ export interface LakeLoadMessage {
   meta?: Value;
 }
 
+export interface LakeVectorScanRequest extends VectorScanOptions {
+  range: KeyRange | null;
+  index?: IndexFilter | null;
+}
+
 export class LakeSource {
   constructor(readonly lake: Lake) {}
+
+  get vectorMode(): VectorScanMode {
+    return this.lake.vectorScan;
+  }
+
+  async scanVectors(
+    pool: PoolConfig,
+    commit: Ksuid,
+    req: LakeVectorScanRequest,
+  ): Promise<{ read(): Promise<VectorPart | null>; close(): Promise<void> }> {
+    const scan = await this.lake.scanVectors(pool, commit, {
+      ctx: req.ctx,
+      paths: req.paths,
+      shape: req.shape,
+      ...(req.range ? { range: req.range } : {}),
+      index: req.index,
+    });
+    return { read: () => scan.read(), close: () => scan.close() };
+  }
 
   listPools(): Promise<PoolConfig[]> {
     return this.lake.listPools();
