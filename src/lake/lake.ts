@@ -538,7 +538,16 @@ export class Lake {
     let columns: ColumnScan | undefined;
     if (fields) columns = this.columnScan(pool, snap, commit, fields, opts.range);
     else if (match) {
-      columns = this.columnScan(pool, snap, commit, [...match.fields], opts.range);
+      // A match on column vectors pays even where the rows are cached:
+      // its columns are cached too, and it reads the few rows it needs.
+      columns = this.columnScan(
+        pool,
+        snap,
+        commit,
+        [...match.fields],
+        opts.range,
+        !!match.vectors && this.columnCache.enabled,
+      );
       if (columns) columns.match = match;
     }
     const withColumns = columns ? { ...scanOpts, columns } : scanOpts;
@@ -641,6 +650,8 @@ export class Lake {
     commit: Ksuid,
     fields: readonly string[],
     range: KeyRange | undefined,
+    /** Whether auto reads by columns objects whose rows the scan cache holds. */
+    cached = false,
   ): ColumnScan | undefined {
     const mode = this.vectorScan;
     const key = primaryKey(pool.layout);
@@ -655,8 +666,9 @@ export class Lake {
         snap.hasVector(o.id) &&
         (mode === 'on' ||
           (within(o.min, o.max, range) &&
-            this.cache.storedBytes(`${pool.id}/${o.id}`) < o.size / 2)),
+            (cached || this.cache.storedBytes(`${pool.id}/${o.id}`) < o.size / 2))),
       layout: (o) => this.vngLayout(pool, o, commit),
+      cache: this.columnCache,
     };
   }
 

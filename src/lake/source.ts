@@ -9,7 +9,7 @@ import { Value } from '../zed/value';
 import { PoolConfig } from './config';
 import { Ksuid } from './ksuid';
 import { Lake, VectorScanMode } from './lake';
-import { VectorPart, VectorScanOptions } from './vectorscan';
+import { ColumnMatch, VectorPart, VectorScanOptions } from './vectorscan';
 import { commitMeta, lakeMeta, ObjectPruner, poolMeta } from './meta';
 import { KeyRange } from './seekindex';
 import { IndexFilter } from './index/prune';
@@ -20,7 +20,11 @@ export interface LakeScanRequest {
   /** Top-level fields the query reads, or null (whole values). */
   fields: readonly string[] | null;
   /** With whole values: a filter on just these fields, to test on columns first. */
-  match?: { fields: readonly string[]; test(v: Value): boolean } | null;
+  match?: {
+    fields: readonly string[];
+    test(v: Value): boolean;
+    vectors?: ColumnMatch['vectors'];
+  } | null;
   /** The part of the filter index objects can answer. */
   index?: IndexFilter | null;
 }
@@ -82,7 +86,13 @@ export class LakeSource {
         index: req.index,
       },
       req.fields,
-      req.match ? { fields: new Set(req.match.fields), test: req.match.test } : null,
+      req.match
+        ? {
+            fields: new Set(req.match.fields),
+            test: req.match.test,
+            vectors: req.match.vectors ?? null,
+          }
+        : null,
     );
     return { read: () => scan.pull(), close: () => scan.close() };
   }

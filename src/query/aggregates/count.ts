@@ -27,6 +27,11 @@ export class CountColumn implements AggColumn {
     this.n[g]++;
   }
 
+  /** Counts n values for group g. */
+  countGroup(g: number, n: number): void {
+    this.n[g] += n;
+  }
+
   /** Counts one value for each group grp[k], k in [from, to) (entries below 0 are skipped). */
   countGroups(grp: Int32Array, from: number, to: number): void {
     const n = this.n;

@@ -54,7 +54,7 @@ import { Sort } from '../runtime/ops/sort';
 import { Tail } from '../runtime/ops/tail';
 import { Yield } from '../runtime/ops/yield';
 import { DataSource, poolKeyPath, VectorMode } from '../data/source';
-import { buildVectorized, envVectorMode } from './vectorize';
+import { buildVectorized, compileMatch, envVectorMode } from './vectorize';
 import * as dag from './dag';
 import { indexFilter } from './indexfilter';
 import { CompileError } from './errors';
@@ -342,11 +342,15 @@ export class Builder {
   // -------------------------------------------------------------------------
   // Operators
 
+  /** When sources feed the vector engine. */
+  vectorMode(): VectorMode {
+    return this.env.vector ?? this.env.source?.vectorMode ?? envVectorMode();
+  }
+
   /** Builds a sequence fed by parents (none for a sequence that starts with a source); returns its outputs. */
   seq(seq: dag.Seq, parents: Operator[]): Operator[] {
     if (parents.length === 0 && seq.length > 0) {
-      const mode = this.env.vector ?? this.env.source?.vectorMode ?? envVectorMode();
-      const vec = buildVectorized(this, seq, mode);
+      const vec = buildVectorized(this, seq, this.vectorMode());
       if (vec !== null) return vec;
     }
     for (const op of seq) parents = this.op(op, parents);
@@ -492,7 +496,11 @@ export class Builder {
           o.fields ?? null,
           // The filter again, for the source to test on columns.
           o.filter !== null && o.matchFields
-            ? { fields: o.matchFields, filter: this.expr(o.filter) }
+            ? {
+                fields: o.matchFields,
+                filter: this.expr(o.filter),
+                vectors: this.vectorMode() === 'off' ? null : compileMatch(this, o.filter),
+              }
             : null,
           indexFilter(o.filter),
         );

@@ -11,9 +11,11 @@
 import { lookupFunction, SHAPERS } from '../functions/registry';
 import { DataSource, VectorMode } from '../data/source';
 import { Operator } from '../runtime/operator';
-import { VecPredicate, VecFilter } from '../vector/filter';
+import { mayPass, PredicateEval, VecPredicate, VecFilter } from '../vector/filter';
 import { pathExprs } from '../vector/batch';
+import { VecBatch } from '../../zed/vector';
 import {
+  identity,
   Materialize,
   VecHead,
   rowParts,
@@ -104,6 +106,61 @@ function onPath(e: dag.Expr, path: readonly string[]): dag.Expr {
     return out;
   };
   return walk(e) as dag.Expr;
+}
+
+/** A predicate's leaves compiled on the values of their columns (colOf: a path's column). */
+function compilePredicate(b: Builder, pp: PredPlan, colOf: Map<string, number>): VecPredicate {
+  switch (pp.kind) {
+    case 'leaf':
+      return pp.path === null
+        ? { kind: 'leaf', col: -1, expr: b.expr(pp.expr) }
+        : {
+            kind: 'leaf',
+            col: colOf.get(JSON.stringify(pp.path))!,
+            expr: b.expr(onPath(pp.expr, pp.path)),
+          };
+    case 'not':
+      return { kind: 'not', operand: compilePredicate(b, pp.operand, colOf) };
+    default:
+      return {
+        kind: pp.kind,
+        lhs: compilePredicate(b, pp.lhs, colOf),
+        rhs: compilePredicate(b, pp.rhs, colOf),
+      };
+  }
+}
+
+/**
+ * A scan's filter as a test on columns, for a scan that reads whole values
+ * but may find the rows worth reading by the filter's columns first: the
+ * paths it reads, and the rows of a batch that may pass (those the filter
+ * keeps, and those it turns into errors, which the row engine outputs).
+ */
+export function compileMatch(
+  b: Builder,
+  filter: dag.Expr,
+): { paths: string[][]; select(batch: VecBatch): Int32Array } | null {
+  const paths = new Map<string, string[]>();
+  const pp = predPlan(filter, paths);
+  if (pp === null) return null;
+  const list = [...paths.values()];
+  const colOf = new Map<string, number>();
+  list.forEach((p, i) => colOf.set(JSON.stringify(p), i));
+  const pred = compilePredicate(b, pp, colOf);
+  const pe = new PredicateEval(b.env.ctx.zctx.missing());
+  return {
+    paths: list,
+    select: (batch) => {
+      const rows = batch.sel ?? identity(batch.n);
+      const codes = new Int8Array(rows.length);
+      pe.eval(pred, batch, rows, codes);
+      let n = 0;
+      for (let k = 0; k < codes.length; k++) if (mayPass(codes[k])) n++;
+      const out = new Int32Array(n);
+      for (let k = 0, j = 0; k < codes.length; k++) if (mayPass(codes[k])) out[j++] = rows[k];
+      return out;
+    },
+  };
 }
 
 /** A filter on columns, before compiling its leaves. */
@@ -266,22 +323,7 @@ export function buildVectorized(b: Builder, seq: dag.Seq, mode: VectorMode): Ope
           !liftedFilter,
         );
   }
-  const compilePred = (pp: PredPlan): VecPredicate => {
-    switch (pp.kind) {
-      case 'leaf':
-        return pp.path === null
-          ? { kind: 'leaf', col: -1, expr: b.expr(pp.expr) }
-          : {
-              kind: 'leaf',
-              col: colOf.get(JSON.stringify(pp.path))!,
-              expr: b.expr(onPath(pp.expr, pp.path)),
-            };
-      case 'not':
-        return { kind: 'not', operand: compilePred(pp.operand) };
-      default:
-        return { kind: pp.kind, lhs: compilePred(pp.lhs), rhs: compilePred(pp.rhs) };
-    }
-  };
+  const compilePred = (pp: PredPlan) => compilePredicate(b, pp, colOf);
   let out: Operator | null = null;
   for (const s of p.steps) {
     switch (s.kind) {

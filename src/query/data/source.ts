@@ -8,7 +8,7 @@ import { ValueReader } from '../../formats/io';
 import { TypeContext } from '../../zed/context';
 import { Value } from '../../zed/value';
 import { Type } from '../../zed/types';
-import { Column, RecordShape } from '../../zed/vector';
+import { Column, RecordShape, VecBatch } from '../../zed/vector';
 
 /** An identifier (pool, commit): printable, with its 20 bytes. */
 export interface DataId {
@@ -89,7 +89,15 @@ export interface ScanRequest {
    * (columns) and deliver only the values that pass, whole; test is false
    * for a value the filter drops.
    */
-  match?: { fields: readonly string[]; test(v: Value): boolean } | null;
+  match?: {
+    fields: readonly string[];
+    test(v: Value): boolean;
+    /**
+     * The same test on columns (the vector engine's): the paths it reads,
+     * and the rows of a batch of their columns that may pass, ascending.
+     */
+    vectors?: { paths: readonly (readonly string[])[]; select(b: VecBatch): Int32Array } | null;
+  } | null;
   /** The part of the filter index objects can answer: objects they rule out may be skipped. */
   index?: IndexFilter | null;
 }

@@ -30,6 +30,11 @@ const TRUE = 1;
 const MISSING = 2;
 const OTHER = 3;
 
+/** Whether a row with this code may be output by the row engine's filter (kept, or as an error). */
+export function mayPass(code: number): boolean {
+  return code === TRUE || code === OTHER;
+}
+
 export type VecPredicate =
   /** expr evaluated on the values of column col (col -1: on error("missing"), for a constant). */
   | { kind: 'leaf'; col: number; expr: Expr }

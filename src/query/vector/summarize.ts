@@ -59,12 +59,24 @@ export class VecSummarize extends Summarize {
   ) {
     super(ctx, closer(vparent), opts);
     this.scratch = inputs.keys.map(() => new Value(TypeNull, EMPTY, 0, -1));
+    this.countsOnly = this.cols.every(
+      (c, a) => c instanceof CountColumn && inputs.args[a] === null,
+    );
   }
+
+  /** Every aggregate is count(): a batch of one group needs no group per row. */
+  private readonly countsOnly: boolean;
 
   protected override async feed(): Promise<boolean> {
     const b = await this.vparent.pull();
     if (b === null) return false;
     const m = b.sel === null ? b.n : b.sel.length;
+    if (this.nk === 0) {
+      // One group: no group per row to work out.
+      if (this.table.size === 0) this.newGroup(this.keyBuf, 0, 0, this.tvs.id([]), 0, null);
+      this.aggregate(b, 0, m, 0);
+      return true;
+    }
     if (this.groups.length < m) this.groups = new Int32Array(m);
     let from = 0;
     while (from < m) {
@@ -82,12 +94,6 @@ export class VecSummarize extends Summarize {
    */
   private group(b: VecBatch, from: number, m: number): number {
     const nk = this.nk;
-    const grp = this.groups;
-    if (nk === 0) {
-      if (this.table.size === 0) this.newGroup(this.keyBuf, 0, 0, this.tvs.id([]), 0, null);
-      grp.fill(0, from, m);
-      return m;
-    }
     const col = b.cols[this.inputs.keys[0]];
     if (nk === 1 && col.type !== null && this.valueCompare === null)
       return this.groupByDict(b, col, from, m);
@@ -199,16 +205,25 @@ export class VecSummarize extends Summarize {
     return m;
   }
 
-  /** Feeds the selected rows from..to to their groups' aggregates, one aggregate at a time. */
-  private aggregate(b: VecBatch, from: number, to: number): void {
+  /**
+   * Feeds the selected rows from..to to their groups' aggregates, one
+   * aggregate at a time: row k's group is groups[k], or one for all.
+   */
+  private aggregate(b: VecBatch, from: number, to: number, one = -1): void {
+    if (one >= 0 && !this.countsOnly) {
+      if (this.groups.length < to) this.groups = new Int32Array(to);
+      this.groups.fill(one, from, to);
+    }
     const grp = this.groups;
     const sel = b.sel;
     for (let a = 0; a < this.na; a++) {
       const acol = this.cols[a];
       const c = this.inputs.args[a];
       if (c === null) {
-        if (acol instanceof CountColumn) acol.countGroups(grp, from, to);
-        else for (let k = from; k < to; k++) if (grp[k] >= 0) acol.consume(grp[k], TRUE);
+        if (acol instanceof CountColumn) {
+          if (one >= 0) acol.countGroup(one, to - from);
+          else acol.countGroups(grp, from, to);
+        } else for (let k = from; k < to; k++) if (grp[k] >= 0) acol.consume(grp[k], TRUE);
         continue;
       }
       const col = b.cols[c];
