@@ -86,6 +86,7 @@ export async function openLake(o: OpenOptions | string): Promise<Lake> {
   const c = opts.wrapCoord ? opts.wrapCoord(coord, opts.redis ? 'redis' : 'local') : coord;
   return new Lake(s, c, {
     cacheSize: opts.cacheSize,
+    ...(opts.vectorCacheSize !== undefined ? { vectorCacheSize: opts.vectorCacheSize } : {}),
     hooks: opts.hooks,
     ...(opts.vectorScan ? { vectorScan: opts.vectorScan } : {}),
   });

@@ -62,6 +62,11 @@ export async function serve(args: string[]): Promise<number> {
     DEFAULT_CACHE_SIZE,
     'bytes of decoded data objects kept in memory for queries (0 turns the cache off)',
   );
+  const vectorCacheSize = fs_.int(
+    'vector.cache.size',
+    -1,
+    'bytes of decoded columns kept in memory for queries (0 turns it off; default: -cache.size)',
+  );
   const authEnabled = fs_.bool('auth.enabled', false, 'enable authentication checks');
   const authAudience = fs_.string(
     'auth.audience',
@@ -168,6 +173,7 @@ export async function serve(args: string[]): Promise<number> {
     redisPrefix: redisPrefix.value,
     redisPassword: redisPassword.value || undefined,
     cacheSize: cacheSize.value,
+    vectorCacheSize: vectorCacheSize.value < 0 ? cacheSize.value : vectorCacheSize.value,
     vectorScan: parseVectorScanMode(vectorScan.value),
   });
   const service = new Service({

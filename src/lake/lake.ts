@@ -42,9 +42,10 @@ import { LRU } from './lru';
 import { DataObject, seekIndexKey, sortObjects } from './object';
 import { CommitInfo, SeekEntry } from './records';
 import { Registers } from './registers';
-import { PoolScan, ScanOptions } from './scan';
-import { decodeSeekIndex, KeyRange, within } from './seekindex';
-import { ColumnMatch, ColumnScan, loadLayout } from './vectorscan';
+import { newScanStats, partition, PoolScan, ScanOptions, ScanStats } from './scan';
+import { ColumnCache } from './colcache';
+import { decodeSeekIndex, KeyRange, overlaps, within } from './seekindex';
+import { ColumnMatch, ColumnScan, loadLayout, VectorScan, VectorScanOptions } from './vectorscan';
 import { VngLayout } from '../formats/vng/project';
 import { Snapshot } from './snapshot';
 import { removeIndexesOf, removeObjects, vacuumCandidates } from './vacuum';
@@ -111,6 +112,11 @@ export interface LakeOptions {
    * columnar path everywhere), `off` never. Default from ZLAKE_VECTOR_SCAN.
    */
   vectorScan?: VectorScanMode;
+  /**
+   * Bytes of decoded columns vector scans may keep in memory (the column
+   * cache, colcache.ts); 0 turns it off. Default: cacheSize.
+   */
+  vectorCacheSize?: number;
 }
 
 export type VectorScanMode = 'auto' | 'on' | 'off';
@@ -128,6 +134,8 @@ export class Lake {
   readonly commits: CommitStore;
   /** Decoded streams of data objects (see cache.ts). */
   readonly cache: ScanCache;
+  /** Decoded columns of columnar copies (see colcache.ts). */
+  readonly columnCache: ColumnCache;
   private registers: Registers;
   private pools: PoolCatalog;
   private branches: BranchRegistry;
@@ -158,6 +166,9 @@ export class Lake {
     const size = opts.cacheSize ?? DEFAULT_CACHE_SIZE;
     if (!(size >= 0)) throw invalid(`cache size must be a number of bytes: ${size}`);
     this.cache = new ScanCache(size);
+    const vsize = opts.vectorCacheSize ?? size;
+    if (!(vsize >= 0)) throw invalid(`vector cache size must be a number of bytes: ${vsize}`);
+    this.columnCache = new ColumnCache(vsize);
     this.vectorScan = opts.vectorScan ?? parseVectorScanMode(process.env.ZLAKE_VECTOR_SCAN);
     this.registers = new Registers(storage, coord);
     this.branches = new BranchRegistry(this.registers, this.commits);
@@ -204,6 +215,7 @@ export class Lake {
     if (e.name === 'objects-dropped') {
       for (const id of e.objects) {
         this.cache.dropObject(`${e.pool_id}/${id}`);
+        this.columnCache.dropObject(`${e.pool_id}/${id}`);
         this.seekIndexes.delete(`${e.pool_id}/${id}`);
         this.vngLayouts.delete(`${e.pool_id}/${id}`);
       }
@@ -214,6 +226,7 @@ export class Lake {
       this.seekIndexes.deletePrefix(`${id}/`);
       this.vngLayouts.deletePrefix(`${id}/`);
       this.cache.dropPool(id.toString());
+      this.columnCache.dropPool(id.toString());
       this.indexReader.forgetPool(id);
     }
   }
@@ -525,7 +538,16 @@ export class Lake {
     let columns: ColumnScan | undefined;
     if (fields) columns = this.columnScan(pool, snap, commit, fields, opts.range);
     else if (match) {
-      columns = this.columnScan(pool, snap, commit, [...match.fields], opts.range);
+      // A match on column vectors pays even where the rows are cached:
+      // its columns are cached too, and it reads the few rows it needs.
+      columns = this.columnScan(
+        pool,
+        snap,
+        commit,
+        [...match.fields],
+        opts.range,
+        !!match.vectors && this.columnCache.enabled,
+      );
       if (columns) columns.match = match;
     }
     const withColumns = columns ? { ...scanOpts, columns } : scanOpts;
@@ -540,6 +562,85 @@ export class Lake {
   }
 
   /**
+   * A scan of the pool's values at a revision as columns of the given
+   * field paths (vectorscan.ts): objects that overlap no other and have a
+   * columnar copy come as columns; the rest as rows (records of the paths'
+   * top-level fields, or whole values). Index pruning and the key range
+   * skip objects as in scan().
+   */
+  async scanVectors(
+    poolRef: string | PoolConfig,
+    revision: string | Ksuid,
+    opts: VectorScanOptions & { range?: KeyRange; index?: IndexFilter | null },
+  ): Promise<VectorScan> {
+    const pool = await this.pool(poolRef);
+    const commit =
+      typeof revision === 'string' ? await this.resolveRevision(pool, revision) : revision;
+    const snap = await this.commits.snapshot(pool.id, commit);
+    const range = opts.range && (opts.range.lower || opts.range.upper) ? opts.range : undefined;
+    let objects = snap.list();
+    let rows: ScanOptions['rows'];
+    const stats = newScanStats();
+    if (opts.index && snap.indexed) {
+      const plan = await planScan(this.indexReader, pool, snap, objects, opts.index, range);
+      objects = plan.objects;
+      rows = plan.rows;
+      stats.objectsPruned = plan.pruned;
+      stats.indexBytesRead = plan.stats.bytesRead;
+    }
+    const selected = objects.filter((o) => overlaps(o.min, o.max, range));
+    stats.objectsSkipped = objects.length - selected.length;
+    const groups = partition(sortObjects(selected, pool.layout.order), pool.layout.order);
+    const fields = [...new Set(opts.paths.map((p) => p[0]))];
+    const mode = this.vectorScan;
+    const layouts = (o: DataObject) => this.vngLayout(pool, o, commit);
+    const scan = new VectorScan(
+      {
+        storage: this.storage,
+        pool,
+        commit: commit.toString(),
+        cache: this.columnCache,
+        layout: layouts,
+        // Objects a range covers in part are read by rows, whose seek
+        // index skips the rest (unless forced on); an index lookup's few
+        // streams too.
+        use: (o) =>
+          mode !== 'off' &&
+          snap.hasVector(o.id) &&
+          !rows?.has(o.id.toString()) &&
+          (mode === 'on' || within(o.min, o.max, range)),
+        rows: (objs) => {
+          const columns = this.columnScan(pool, snap, commit, fields, range);
+          const s = this.scanObjects(pool, objs, commit, {
+            ctx: opts.ctx,
+            ...(range ? { range, exact: false } : {}),
+            ...(rows ? { rows } : {}),
+            ...(columns ? { columns } : {}),
+          });
+          return s;
+        },
+        stats,
+      },
+      groups,
+      opts,
+    );
+    scan.onDone = () => this.addTotals(stats);
+    return scan;
+  }
+
+  private vngLayout(pool: PoolConfig, o: DataObject, commit: Ksuid): Promise<VngLayout> {
+    const ck = `${pool.id}/${o.id}`;
+    let p = this.vngLayouts.get(ck);
+    if (!p) {
+      p = loadLayout(this.storage, pool, o, commit.toString());
+      // A failed read is not kept.
+      p.catch(() => this.vngLayouts.delete(ck));
+      this.vngLayouts.set(ck, p);
+    }
+    return p;
+  }
+
+  /**
    * How a scan that reads only the given top-level fields uses columnar
    * copies, or undefined when it reads by rows only.
    */
@@ -549,6 +650,8 @@ export class Lake {
     commit: Ksuid,
     fields: readonly string[],
     range: KeyRange | undefined,
+    /** Whether auto reads by columns objects whose rows the scan cache holds. */
+    cached = false,
   ): ColumnScan | undefined {
     const mode = this.vectorScan;
     const key = primaryKey(pool.layout);
@@ -563,18 +666,9 @@ export class Lake {
         snap.hasVector(o.id) &&
         (mode === 'on' ||
           (within(o.min, o.max, range) &&
-            this.cache.storedBytes(`${pool.id}/${o.id}`) < o.size / 2)),
-      layout: (o) => {
-        const ck = `${pool.id}/${o.id}`;
-        let p = this.vngLayouts.get(ck);
-        if (!p) {
-          p = loadLayout(this.storage, pool, o, commit.toString());
-          // A failed read is not kept.
-          p.catch(() => this.vngLayouts.delete(ck));
-          this.vngLayouts.set(ck, p);
-        }
-        return p;
-      },
+            (cached || this.cache.storedBytes(`${pool.id}/${o.id}`) < o.size / 2))),
+      layout: (o) => this.vngLayout(pool, o, commit),
+      cache: this.columnCache,
     };
   }
 
@@ -593,16 +687,19 @@ export class Lake {
       commit.toString(),
       this.cache,
     );
-    scan.onDone = (s) => {
-      const t = this.scanTotals;
-      t.scans++;
-      t.bytesRead += s.bytesRead;
-      t.objectsRead += s.objectsRead;
-      t.objectsSkipped += s.objectsSkipped;
-      t.objectsPruned += s.objectsPruned;
-      t.indexBytesRead += s.indexBytesRead;
-    };
+    scan.onDone = (s) => this.addTotals(s);
     return scan;
+  }
+
+  /** Adds a finished scan's stats to the lake's totals. */
+  private addTotals(s: ScanStats): void {
+    const t = this.scanTotals;
+    t.scans++;
+    t.bytesRead += s.bytesRead;
+    t.objectsRead += s.objectsRead;
+    t.objectsSkipped += s.objectsSkipped;
+    t.objectsPruned += s.objectsPruned;
+    t.indexBytesRead += s.indexBytesRead;
   }
 
   private async seekIndex(pool: PoolConfig, o: DataObject): Promise<SeekEntry[]> {

@@ -25,7 +25,14 @@ import { KeyGetter, keyCompare } from './keys';
 import { DataObject, dataKey, sortObjects } from './object';
 import { RowSpan } from './index/lookup';
 import { KeyRange, overlaps, SeekEntry, selectSpans, Span } from './seekindex';
-import { ColumnScan, MatchCursor, VectorCursor } from './vectorscan';
+import {
+  ColumnMatch,
+  ColumnScan,
+  MatchCursor,
+  readColumns,
+  testedHits,
+  VectorCursor,
+} from './vectorscan';
 
 /** Values per batch out of a merge. */
 const BATCH = 1024;
@@ -76,11 +83,9 @@ export interface ScanStats {
   cacheMisses: number;
 }
 
-/** Reads the seek index of an object (cached by the lake). */
-export type SeekIndexLoader = (o: DataObject) => Promise<SeekEntry[]>;
-
-export class PoolScan {
-  readonly stats: ScanStats = {
+/** Stats of a scan that has read nothing yet. */
+export function newScanStats(): ScanStats {
+  return {
     bytesRead: 0,
     bytesCached: 0,
     recordsRead: 0,
@@ -92,6 +97,13 @@ export class PoolScan {
     cacheHits: 0,
     cacheMisses: 0,
   };
+}
+
+/** Reads the seek index of an object (cached by the lake). */
+export type SeekIndexLoader = (o: DataObject) => Promise<SeekEntry[]>;
+
+export class PoolScan {
+  readonly stats: ScanStats = newScanStats();
   private groups: DataObject[][];
   private group = 0;
   private current: Source | null = null;
@@ -179,7 +191,7 @@ export class PoolScan {
           seekIndex: this.seekIndex,
           openSpan: (o: DataObject, s: Span) => this.openSpan(o, s),
         };
-        const mc = new MatchCursor(vc, match, rows, o);
+        const mc = new MatchCursor(() => this.hits(o, vc, match), rows, o);
         return { ordinal, keys, next: () => mc.next() };
       }
       return { ordinal, keys, next: () => vc.next() };
@@ -202,6 +214,36 @@ export class PoolScan {
       this.bounds,
       new KeyGetter(primaryKey(this.pool.layout)),
     );
+  }
+
+  /**
+   * The ordinals of an object's rows that may pass a match: tested on
+   * column vectors (the column cache's, or decoded) where the match has a
+   * vector test and the object's types allow, else on records of the
+   * match's fields read by columns (vc).
+   */
+  private async hits(
+    o: DataObject,
+    vc: VectorCursor,
+    match: ColumnMatch,
+  ): Promise<ArrayLike<number>> {
+    const columns = this.opts.columns!;
+    // Decoding a column (a dictionary of its strings) pays only where the
+    // column cache keeps it for the next query; else records of the
+    // match's fields are cheaper to test.
+    if (match.vectors && columns.cache.enabled) {
+      const env = {
+        storage: this.storage,
+        pool: this.pool,
+        commit: this.commit,
+        cache: columns.cache,
+        layout: (x: DataObject) => columns.layout(x),
+        stats: this.stats,
+      };
+      const r = await readColumns(env, o, match.vectors.paths, [], this.opts.ctx);
+      if (r !== null) return match.vectors.select({ ...r, sel: null, rows: null });
+    }
+    return testedHits(vc, match);
   }
 
   /** A reader of one byte span of an object. */
@@ -234,7 +276,7 @@ function holdsRows(e: SeekEntry, rows: readonly RowSpan[]): boolean {
 }
 
 /** Groups objects (in pool order) into runs whose key spans overlap. */
-function partition(objects: DataObject[], order: Order): DataObject[][] {
+export function partition(objects: DataObject[], order: Order): DataObject[][] {
   const kc = keyCompare(order);
   const desc = order === 'desc';
   const out: DataObject[][] = [];

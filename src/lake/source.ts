@@ -8,7 +8,8 @@ import { TypeContext } from '../zed/context';
 import { Value } from '../zed/value';
 import { PoolConfig } from './config';
 import { Ksuid } from './ksuid';
-import { Lake } from './lake';
+import { Lake, VectorScanMode } from './lake';
+import { ColumnMatch, VectorPart, VectorScanOptions } from './vectorscan';
 import { commitMeta, lakeMeta, ObjectPruner, poolMeta } from './meta';
 import { KeyRange } from './seekindex';
 import { IndexFilter } from './index/prune';
@@ -19,7 +20,11 @@ export interface LakeScanRequest {
   /** Top-level fields the query reads, or null (whole values). */
   fields: readonly string[] | null;
   /** With whole values: a filter on just these fields, to test on columns first. */
-  match?: { fields: readonly string[]; test(v: Value): boolean } | null;
+  match?: {
+    fields: readonly string[];
+    test(v: Value): boolean;
+    vectors?: ColumnMatch['vectors'];
+  } | null;
   /** The part of the filter index objects can answer. */
   index?: IndexFilter | null;
 }
@@ -30,8 +35,32 @@ export interface LakeLoadMessage {
   meta?: Value;
 }
 
+export interface LakeVectorScanRequest extends VectorScanOptions {
+  range: KeyRange | null;
+  index?: IndexFilter | null;
+}
+
 export class LakeSource {
   constructor(readonly lake: Lake) {}
+
+  get vectorMode(): VectorScanMode {
+    return this.lake.vectorScan;
+  }
+
+  async scanVectors(
+    pool: PoolConfig,
+    commit: Ksuid,
+    req: LakeVectorScanRequest,
+  ): Promise<{ read(): Promise<VectorPart | null>; close(): Promise<void> }> {
+    const scan = await this.lake.scanVectors(pool, commit, {
+      ctx: req.ctx,
+      paths: req.paths,
+      shape: req.shape,
+      ...(req.range ? { range: req.range } : {}),
+      index: req.index,
+    });
+    return { read: () => scan.read(), close: () => scan.close() };
+  }
 
   listPools(): Promise<PoolConfig[]> {
     return this.lake.listPools();
@@ -57,7 +86,13 @@ export class LakeSource {
         index: req.index,
       },
       req.fields,
-      req.match ? { fields: new Set(req.match.fields), test: req.match.test } : null,
+      req.match
+        ? {
+            fields: new Set(req.match.fields),
+            test: req.match.test,
+            vectors: req.match.vectors ?? null,
+          }
+        : null,
     );
     return { read: () => scan.pull(), close: () => scan.close() };
   }

@@ -17,6 +17,18 @@ import {
 } from '../formats/vng/project';
 import { VngError } from '../formats/vng/reader';
 import { Segment } from '../formats/vng/metadata';
+import {
+  chunkSource,
+  planVectors,
+  readColumn,
+  readRecordNulls,
+  readSuperOf,
+  recordShape,
+} from '../formats/vng/vectors';
+import { Column, RecordShape, VecBatch } from '../zed/vector';
+import { ScanTypes } from './cache';
+import { ColumnCache, RowLayout } from './colcache';
+import type { PoolScan, ScanStats } from './scan';
 import { isNotFound, ObjectStore } from '../storage/storage';
 import { TypeContext } from '../zed/context';
 import { Value } from '../zed/value';
@@ -39,6 +51,11 @@ export interface ColumnMatch {
   fields: ReadonlySet<string>;
   /** False when the row cannot pass (it sees records of just the fields). */
   test(v: Value): boolean;
+  /**
+   * The same test on column vectors: the paths it reads, and the rows of
+   * a batch of their columns that may pass (ascending).
+   */
+  vectors?: { paths: readonly (readonly string[])[]; select(b: VecBatch): Int32Array } | null;
 }
 
 export interface ColumnScan {
@@ -52,6 +69,8 @@ export interface ColumnScan {
   match?: ColumnMatch;
   /** The object's VNG layout (cached by the lake). */
   layout(o: DataObject): Promise<VngLayout>;
+  /** Decoded columns (for a match on vectors). */
+  cache: ColumnCache;
 }
 
 /** Reads an object's VNG layout: its trailer, then its reassembly section. */
@@ -169,12 +188,13 @@ export interface RowAccess {
 
 /**
  * The rows of one object that may pass a filter: the filter's columns are
- * read and tested first, then only the ZNG streams (seek-index entries)
- * that hold passing rows are read, and only those rows returned, whole, in
- * the object's order.
+ * read and tested first (findHits: the ordinals of the rows that may
+ * pass, ascending), then only the ZNG streams (seek-index entries) that
+ * hold passing rows are read, and only those rows returned, whole, in the
+ * object's order.
  */
 export class MatchCursor {
-  private entries: { e: SeekEntry; hits: number[] }[] | null = null;
+  private entries: { e: SeekEntry; hits: ArrayLike<number> }[] | null = null;
   private at = 0;
   private reader: { read(): Promise<Value[] | null> } | null = null;
   /** Ordinal (in the object) of the next value the reader returns. */
@@ -182,8 +202,7 @@ export class MatchCursor {
   private hit = 0;
 
   constructor(
-    private columns: VectorCursor,
-    private match: ColumnMatch,
+    private findHits: () => Promise<ArrayLike<number>>,
     private rows: RowAccess,
     private o: DataObject,
   ) {}
@@ -215,13 +234,8 @@ export class MatchCursor {
   }
 
   /** The seek-index entries holding passing rows, with those rows' ordinals. */
-  private async plan(): Promise<{ e: SeekEntry; hits: number[] }[]> {
-    const hits: number[] = [];
-    let n = 0;
-    for (let b = await this.columns.next(); b; b = await this.columns.next()) {
-      for (let i = 0; i < b.length; i++) if (this.match.test(b[i])) hits.push(n + i);
-      n += b.length;
-    }
+  private async plan(): Promise<{ e: SeekEntry; hits: ArrayLike<number> }[]> {
+    const hits = await this.findHits();
     if (hits.length === 0) return [];
     const out: { e: SeekEntry; hits: number[] }[] = [];
     let h = 0;
@@ -232,6 +246,17 @@ export class MatchCursor {
     }
     return out;
   }
+}
+
+/** The ordinals of the rows of a projected read (by rows) that a match's test may pass. */
+export async function testedHits(columns: VectorCursor, match: ColumnMatch): Promise<number[]> {
+  const hits: number[] = [];
+  let n = 0;
+  for (let b = await columns.next(); b; b = await columns.next()) {
+    for (let i = 0; i < b.length; i++) if (match.test(b[i])) hits.push(n + i);
+    n += b.length;
+  }
+  return hits;
 }
 
 /** Fetches the ranges, a few at a time (the store's read-ahead). */
@@ -252,4 +277,189 @@ async function fetchAll(
   };
   await Promise.all(Array.from({ length: Math.min(width, ranges.length) }, worker));
   return out;
+}
+
+/** One piece of a vector scan, in pool order. */
+export type VectorPart =
+  /** An object's rows as the columns of the scan's paths. */
+  | { kind: 'columns'; n: number; cols: Column[]; shape: RecordShape }
+  /** Rows read by rows: records holding (at least) the paths' top-level fields. */
+  | { kind: 'rows'; rows: Value[] };
+
+export interface VectorScanOptions {
+  ctx: TypeContext;
+  /** Field paths whose columns to read. */
+  paths: readonly (readonly string[])[];
+  /** Top-level fields (each also a one-element path) the rows are records of. */
+  shape: readonly string[];
+}
+
+/** What reading objects' columns needs of the lake. */
+export interface ColumnEnv {
+  storage: ObjectStore;
+  pool: PoolConfig;
+  /** The commit scanned, for error messages. */
+  commit: string;
+  cache: ColumnCache;
+  /** The object's VNG layout (cached by the lake). */
+  layout(o: DataObject): Promise<VngLayout>;
+  /** Where the bytes fetched and objects read are counted. */
+  stats: ScanStats;
+}
+
+/** What a vector scan needs of its lake. */
+export interface VectorScanEnv extends ColumnEnv {
+  /** Whether to read the object by columns (it has a live copy, and the mode allows). */
+  use(o: DataObject): boolean;
+  /** A row scan of some objects, with the fields given (for what columns cannot read). */
+  rows(objects: DataObject[]): PoolScan;
+}
+
+/**
+ * A pool's values at a commit, in pool order, as columns where it can:
+ * each object that overlaps no other, has a columnar copy and whose types
+ * the columns can express is read (or taken from the column cache) as
+ * columns; the rest (runs of overlapping objects, which need merging by
+ * key; objects without copies) are read by rows.
+ */
+export class VectorScan {
+  private group = 0;
+  private rowScan: PoolScan | null = null;
+  private closed = false;
+
+  constructor(
+    private readonly env: VectorScanEnv,
+    private readonly groups: DataObject[][],
+    private readonly opts: VectorScanOptions,
+  ) {}
+
+  /** Called once when the scan ends or is closed (the lake's totals). */
+  onDone: (() => void) | null = null;
+
+  private done(): void {
+    const f = this.onDone;
+    this.onDone = null;
+    f?.();
+  }
+
+  /** The scan's stats (the lake's, with those of its row scans added as they end). */
+  get stats(): ScanStats {
+    return this.env.stats;
+  }
+
+  async read(): Promise<VectorPart | null> {
+    for (;;) {
+      if (this.closed) return null;
+      if (this.rowScan !== null) {
+        const b = await this.rowScan.pull();
+        if (b !== null) return { kind: 'rows', rows: b };
+        this.rowScan = null;
+      }
+      if (this.group >= this.groups.length) {
+        this.done();
+        return null;
+      }
+      const g = this.groups[this.group++];
+      if (g.length === 1 && this.env.use(g[0])) {
+        const o = g[0];
+        if (o.count === 0) continue;
+        const part = await this.columns(o);
+        if (part !== null) return part;
+      }
+      this.rowScan = this.env.rows(g);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.rowScan?.close();
+    this.rowScan = null;
+    this.done();
+  }
+
+  /** The object's columns, or null when its types need rows. */
+  private async columns(o: DataObject): Promise<VectorPart | null> {
+    const { paths, shape, ctx } = this.opts;
+    const r = await readColumns(this.env, o, paths, shape, ctx);
+    if (r === null) return null;
+    const st = this.env.stats;
+    st.objectsRead++;
+    st.objectsVector++;
+    st.recordsRead += r.n;
+    return { kind: 'columns', ...r };
+  }
+}
+
+/**
+ * An object's columns of the paths (from the column cache, or decoded
+ * from its VNG copy and kept there), its rows' shape as records of the
+ * shape's fields, in ctx; null when its types need rows.
+ */
+export async function readColumns(
+  env: ColumnEnv,
+  o: DataObject,
+  paths: readonly (readonly string[])[],
+  shape: readonly string[],
+  ctx: TypeContext,
+): Promise<{ n: number; cols: Column[]; shape: RecordShape } | null> {
+  let layout: VngLayout;
+  try {
+    layout = await env.layout(o);
+  } catch (e) {
+    throw wrap(e, o, env.commit);
+  }
+  const plan = planVectors(layout, paths);
+  if (plan === null) return null;
+  const cache = env.cache;
+  const object = `${env.pool.id}/${o.id}`;
+  // What earlier queries derived from the columns (dictionaries...) counts now.
+  cache.recount(object);
+  const cctx = cache.enabled ? cache.ctx : ctx;
+  const n = o.count;
+  const cols: (Column | undefined)[] = paths.map((p) =>
+    cache.enabled ? cache.column(object, p) : undefined,
+  );
+  const simple = plan.supers.length === 1 && plan.supers[0].runs === null;
+  let rows: RowLayout | undefined = simple
+    ? { superOf: null, nulls: null }
+    : cache.enabled
+      ? cache.rows(object)
+      : undefined;
+  const todo = paths.map((_, i) => i).filter((i) => cols[i] === undefined);
+  if (todo.length > 0 || rows === undefined) {
+    const sub = planVectors(
+      layout,
+      todo.map((i) => paths[i]),
+    )!;
+    const key = vectorKey(env.pool.id, o.id);
+    let chunks: Chunk[];
+    try {
+      chunks = await fetchAll(env.storage, key, coalesce(sub.segments));
+    } catch (e) {
+      throw wrap(e, o, env.commit);
+    }
+    for (const c of chunks) env.stats.bytesRead += c.buf.length;
+    try {
+      const src = chunkSource(layout, chunks);
+      if (rows === undefined) {
+        const superOf = readSuperOf(plan, src, n);
+        rows = { superOf, nulls: readRecordNulls(plan, src, n, superOf) };
+        cache.putRows(object, rows);
+      }
+      todo.forEach((i, j) => {
+        const c = readColumn(sub, j, src, n, rows!.superOf, cctx);
+        cache.putColumn(object, paths[i], c);
+        cols[i] = c;
+      });
+    } catch (e) {
+      throw wrap(e, o, env.commit);
+    }
+  }
+  let out = cols as Column[];
+  if (cctx !== ctx) {
+    const types = new ScanTypes(cctx, ctx);
+    out = out.map((c) => c.mapTypes((t) => types.get(t)));
+  }
+  const colOf = (f: string) => paths.findIndex((p) => p.length === 1 && p[0] === f);
+  return { n, cols: out, shape: recordShape(plan, ctx, shape, colOf, rows.superOf, rows.nulls) };
 }

@@ -17,14 +17,8 @@ import { DEFAULT_FRAME_THRESHOLD } from '../formats/zng/frame';
 import { Type } from '../zed/types';
 import { Value } from '../zed/value';
 import { putUvarint, uvarintSize } from '../zed/zcode';
-import {
-  CachedFrame,
-  CachedStream,
-  ENTRY_OVERHEAD,
-  FRAME_OVERHEAD,
-  FrameTypes,
-  ScanCache,
-} from './cache';
+import { CachedFrame, CachedStream, ENTRY_OVERHEAD, FRAME_OVERHEAD, ScanCache } from './cache';
+import { TypeNumbering } from '../zed/vector';
 
 /** Below this many bytes a body is moved byte by byte. */
 const SHORT_MOVE = 16;
@@ -130,7 +124,7 @@ export class StreamCacher {
     const buf = Buffer.allocUnsafe(size);
     const offs = new Int32Array(n);
     const lens = new Int32Array(n);
-    const ft = new FrameTypes(n);
+    const ft = new TypeNumbering(n);
     let last: Type | null = null;
     let cached: Type | null = null;
     const ids = this.ids;

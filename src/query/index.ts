@@ -16,7 +16,7 @@ import { Value } from '../zed/value';
 import * as ast from './ast';
 import { Builder, evalAtCompileTime } from './compiler/builder';
 import * as dag from './compiler/dag';
-import { DataSource } from './data/source';
+import { DataSource, VectorMode } from './data/source';
 import { CompileError } from './compiler/errors';
 import { optimize } from './compiler/optimizer';
 import { Analyzer, ReaderSource } from './compiler/semantic';
@@ -55,6 +55,12 @@ export interface QueryOptions {
   allowFiles?: boolean;
   /** `get` may fetch URLs. */
   allowHTTP?: boolean;
+  /**
+   * Whether sources feed the vector engine: `off` never, `on` wherever the
+   * query allows (inputs without columns too), `auto` pool scans where the
+   * query allows. Default: the source's mode, else ZLAKE_VECTOR_SCAN.
+   */
+  vector?: VectorMode;
 }
 
 /** One step of a query's output: a batch on a channel, or a channel's end. */
@@ -273,6 +279,7 @@ export async function compileAST(seq: ast.Seq, opts: QueryOptions = {}): Promise
     ...(opts.source ? { source: opts.source } : {}),
     allowFiles: opts.allowFiles ?? false,
     allowHTTP: opts.allowHTTP ?? false,
+    ...(opts.vector ? { vector: opts.vector } : {}),
   });
   const outputs = b.seq(graph, []);
   return new Query(ctx, outputs, graph);

@@ -226,7 +226,7 @@ describe('write-through: what the lake writes is cached', () => {
   function entries(): Map<string, { size: number; frames: unknown[] }> {
     const out = new Map<string, { size: number; frames: unknown[] }>();
     for (const e of lake.cache.entries()) {
-      out.set(`${e.object}@${e.offset}`, {
+      out.set(`${e.object}@${e.key}`, {
         size: e.size,
         frames: e.frames.map((f) => ({
           buf: f.buf.toString('hex'),

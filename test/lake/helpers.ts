@@ -1,4 +1,4 @@
-import { openLake } from '../../src/backend/open';
+import { openLake, OpenOptions } from '../../src/backend/open';
 // Test helpers: records from plain objects, a compact text form of values,
 // readers over arrays, and temporary lakes.
 
@@ -151,8 +151,8 @@ export interface TestLake {
   dir: string;
   lake: Lake;
   ctx: TypeContext;
-  /** Closes the lake and opens it again from its directory. */
-  reopen(): Promise<Lake>;
+  /** Closes the lake and opens it again from its directory (with other options). */
+  reopen(opts?: Omit<OpenOptions, 'lake'>): Promise<Lake>;
 }
 
 export function testLake(): TestLake {
@@ -166,9 +166,9 @@ export function testLake(): TestLake {
     await t.lake.close();
     rmDir(t.dir);
   });
-  t.reopen = async () => {
+  t.reopen = async (opts = {}) => {
     await t.lake.close();
-    t.lake = await openLake(t.dir);
+    t.lake = await openLake({ ...opts, lake: t.dir });
     return t.lake;
   };
   return t;

@@ -10,6 +10,7 @@ import { parseValues, formatValue } from '../../src/formats/zson';
 import { Lake } from '../../src/lake';
 import { VectorScanMode } from '../../src/lake/lake';
 import { LakeSource } from '../../src/lake/source';
+import { ColumnCache } from '../../src/lake/colcache';
 import { compileQuery, QueryContext } from '../../src/query';
 import { arrayReader } from '../../src/query/runtime/ops/scan';
 import { TypeContext } from '../../src/zed/context';
@@ -31,8 +32,13 @@ afterEach(async () => {
   rmDir(dir);
 });
 
-async function lakeWith(mode: VectorScanMode, sub = ''): Promise<Lake> {
-  const l = await openLake({ lake: `${dir}/${sub || mode}`, vectorScan: mode, cacheSize: 0 });
+async function lakeWith(mode: VectorScanMode, sub = '', vectorCacheSize = 0): Promise<Lake> {
+  const l = await openLake({
+    lake: `${dir}/${sub || mode}`,
+    vectorScan: mode,
+    cacheSize: 0,
+    vectorCacheSize,
+  });
   open.push(l);
   return l;
 }
@@ -214,16 +220,20 @@ const QUERIES = [
   'grep(/host1/) | count()',
 ];
 
-test('queries answer the same with the column path forced on and off', async () => {
-  const on = await lakeWith('on');
-  const off = await lakeWith('off');
-  for (const lake of [on, off]) {
+async function loadDns(...lakes: Lake[]): Promise<void> {
+  for (const lake of lakes) {
     await lake.createPool('dns', { layout: { keys: [['ts']] }, threshold: 6000 });
     const ctx = new TypeContext();
     const vals = parseValues(ctx, DATA);
     await lake.load('dns', 'main', arrayReader(vals.slice(0, 250)));
     await lake.load('dns', 'main', arrayReader(vals.slice(250)));
   }
+}
+
+test('queries answer the same with the column path forced on and off', async () => {
+  const on = await lakeWith('on');
+  const off = await lakeWith('off');
+  await loadDns(on, off);
   let vectored = 0;
   for (const q of QUERIES) {
     const a = await run(on, `from dns | ${q}`);
@@ -233,4 +243,27 @@ test('queries answer the same with the column path forced on and off', async () 
   }
   // Most of them read only some columns.
   expect(vectored).toBeGreaterThanOrEqual(19);
+});
+
+test('with the column cache on, whole-value filters find their rows on column vectors', async () => {
+  const on = await lakeWith('on', 'cached', 64 << 20);
+  const off = await lakeWith('off');
+  await loadDns(on, off);
+  const put = jest.spyOn(ColumnCache.prototype, 'putColumn');
+  try {
+    // A filter on whole values decodes (and keeps) just its field's column.
+    const q = 'from dns | query=="host3.example"';
+    expect((await run(on, q)).out).toEqual((await run(off, q)).out);
+    expect(new Set(put.mock.calls.map(([, path]) => path.join('.')))).toEqual(new Set(['query']));
+  } finally {
+    put.mockRestore();
+  }
+  // Twice: the second pass tests the columns the first one left in the cache.
+  for (const pass of [1, 2]) {
+    for (const q of QUERIES) {
+      const a = await run(on, `from dns | ${q}`);
+      const b = await run(off, `from dns | ${q}`);
+      expect({ pass, q, out: a.out }).toEqual({ pass, q, out: b.out });
+    }
+  }
 });

@@ -10,6 +10,7 @@ import { TypeRecord } from '../../zed/types';
 import { Value } from '../../zed/value';
 import { decodeZng } from '../zng';
 import { Meta, MetaError, metaType, readMeta, readSegmap, Segment } from './metadata';
+import { MAX_SEGMENT_THRESH } from './writer';
 import {
   ColumnReader,
   loadSegment,
@@ -58,7 +59,9 @@ export function readLayout(dataSize: number, maps: Buffer): VngLayout {
 }
 
 /** The record under a super type's Named and Nulls wrappers, if it is one. */
-function recordOf(m: Meta): { runs: Segment[] | null; rec: Meta & { kind: 'Record' } } | null {
+export function recordOf(
+  m: Meta,
+): { runs: Segment[] | null; rec: Meta & { kind: 'Record' } } | null {
   let runs: Segment[] | null = null;
   for (;;) {
     if (m.kind === 'Named') m = m.values;
@@ -71,7 +74,7 @@ function recordOf(m: Meta): { runs: Segment[] | null; rec: Meta & { kind: 'Recor
 }
 
 /** Every segment a column reader of m reads. */
-function segmentsOf(m: Meta, out: Segment[]): void {
+export function segmentsOf(m: Meta, out: Segment[]): void {
   switch (m.kind) {
     case 'Record':
       for (const f of m.fields) segmentsOf(f.values, out);
@@ -125,7 +128,7 @@ export interface Chunk {
 }
 
 /** A column source over fetched chunks. */
-class ChunkSource extends Source {
+export class ChunkSource extends Source {
   constructor(
     private chunks: Chunk[],
     dataSize: number,
@@ -135,7 +138,12 @@ class ChunkSource extends Source {
   }
 
   override load(s: Segment): Buffer {
-    // The last chunk starting at or before the segment.
+    const c = this.chunkOf(s);
+    return loadSegment(c.buf, c.offset, this.dataEnd, s);
+  }
+
+  /** The last chunk starting at or before the segment. */
+  private chunkOf(s: Segment): Chunk {
     const cs = this.chunks;
     let lo = 0;
     let hi = cs.length - 1;
@@ -146,7 +154,20 @@ class ChunkSource extends Source {
     }
     const c = cs[lo];
     if (!c) throw new VngError('vng: segment not loaded');
-    return loadSegment(c.buf, c.offset, this.dataEnd, s);
+    return c;
+  }
+
+  /** Where a segment's stored bytes are (checked to be loaded and in the data section). */
+  locate(s: Segment): { buf: Buffer; at: number } {
+    const c = this.chunkOf(s);
+    if (s.length < 0 || s.memLength < 0 || s.length > 2 * MAX_SEGMENT_THRESH)
+      throw new VngError('segment too big');
+    if (s.memLength > 255 * s.length + 64) throw new VngError('segment too big');
+    if (s.offset < 0 || s.offset + s.length > this.dataEnd)
+      throw new VngError('vng: segment out of range');
+    const at = s.offset - c.offset;
+    if (at < 0 || at + s.length > c.buf.length) throw new VngError('vng: segment not loaded');
+    return { buf: c.buf, at };
   }
 }
 

@@ -44,7 +44,7 @@ export function toFloat64(v: Value): number | undefined {
   return undefined;
 }
 
-class AvgColumn implements AggColumn {
+export class AvgColumn implements AggColumn {
   private sum = new Float64Array(16);
   private count = new Float64Array(16);
   private partialType: TypeRecord | null = null;
@@ -66,6 +66,30 @@ class AvgColumn implements AggColumn {
     if (f === undefined) return;
     this.sum[g] += f;
     this.count[g]++;
+  }
+
+  /**
+   * Consumes numbers given as exact float64s (vals, with nulls) for groups
+   * grp[k] and rows sel[k] (k when sel is null), k in [from, to).
+   */
+  consumeNumbers(
+    grp: Int32Array,
+    sel: Int32Array | null,
+    from: number,
+    to: number,
+    vals: Float64Array,
+    nulls: Uint8Array | null,
+  ): void {
+    const sum = this.sum;
+    const count = this.count;
+    for (let k = from; k < to; k++) {
+      const g = grp[k];
+      if (g < 0) continue;
+      const i = sel === null ? k : sel[k];
+      if (nulls !== null && nulls[i] === 1) continue;
+      sum[g] += vals[i];
+      count[g]++;
+    }
   }
 
   consumePartial(g: number, v: Value): void {

@@ -10,7 +10,7 @@ import { AggColumn, AggDef } from './agg';
 
 const out = new Scratch();
 
-class CountColumn implements AggColumn {
+export class CountColumn implements AggColumn {
   private n = new Float64Array(16);
   size = 0;
 
@@ -25,6 +25,20 @@ class CountColumn implements AggColumn {
 
   consume(g: number): void {
     this.n[g]++;
+  }
+
+  /** Counts n values for group g. */
+  countGroup(g: number, n: number): void {
+    this.n[g] += n;
+  }
+
+  /** Counts one value for each group grp[k], k in [from, to) (entries below 0 are skipped). */
+  countGroups(grp: Int32Array, from: number, to: number): void {
+    const n = this.n;
+    for (let k = from; k < to; k++) {
+      const g = grp[k];
+      if (g >= 0) n[g]++;
+    }
   }
 
   touch(groups: Int32Array, len: number): number {

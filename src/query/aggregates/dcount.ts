@@ -25,7 +25,7 @@ const out = new Scratch();
 let scratch = Buffer.allocUnsafe(256);
 
 /** The sparse code of a value: the hash of its type ID and body. */
-function codeOf(v: Value): number {
+export function codeOf(v: Value): number {
   const len = v.len < 0 ? 0 : v.len;
   if (len + 10 > scratch.length)
     scratch = Buffer.allocUnsafe(Math.max(len + 10, scratch.length * 2));
@@ -83,7 +83,7 @@ const PROMOTED = 255;
 /** Uint32s per pending block: a count, then up to PENDING_LIMIT codes. */
 const BLOCK = 96;
 
-class DCountColumn implements AggColumn {
+export class DCountColumn implements AggColumn {
   /** Up to INLINE distinct codes per group, then the group's sketch. */
   private codes = new Uint32Array(16 * INLINE);
   private n = new Uint8Array(16);
@@ -134,7 +134,11 @@ class DCountColumn implements AggColumn {
   }
 
   consume(g: number, v: Value): void {
-    const k = codeOf(v);
+    this.consumeCode(g, codeOf(v));
+  }
+
+  /** Consumes a value given by its sparse code (codeOf). */
+  consumeCode(g: number, k: number): void {
     const n = this.n[g];
     if (n === PROMOTED) {
       const b = this.blockOf[g];

@@ -312,6 +312,44 @@ export class MathColumn implements AggColumn {
     this.add1(g, vid, v);
   }
 
+  /**
+   * Consumes the values of a numeric column of type ID vid, given as exact
+   * float64s (vals, with nulls), for groups grp[k] and rows sel[k] (k when
+   * sel is null), k in [from, to). A group whose state is of another kind
+   * (none yet, or one this type converts) takes the value through
+   * consume(g, value of row i) instead, so every value has the effect
+   * consume would give it.
+   */
+  consumeNumbers(
+    vid: number,
+    grp: Int32Array,
+    sel: Int32Array | null,
+    from: number,
+    to: number,
+    vals: Float64Array,
+    nulls: Uint8Array | null,
+    slow: (g: number, i: number) => void,
+  ): void {
+    const k0 = kindOf(vid);
+    const kind = this.kind;
+    const hasVal = this.hasVal;
+    const op = this.op;
+    for (let k = from; k < to; k++) {
+      const g = grp[k];
+      if (g < 0) continue;
+      const i = sel === null ? k : sel[k];
+      if (kind[g] !== k0) {
+        slow(g, i);
+        continue;
+      }
+      if (nulls !== null && nulls[i] === 1) continue;
+      hasVal[g] = 1;
+      if (k0 === Kind.Float) this.f[g] = op.float(this.f[g], vals[i]);
+      else if (k0 === Kind.Uint) this.i[g] = op.uint(this.i[g], vals[i]);
+      else this.i[g] = op.int(this.i[g], vals[i]);
+    }
+  }
+
   private add1(g: number, vid: number, v: Value): void {
     const op = this.op;
     switch (this.kind[g]) {

@@ -53,7 +53,8 @@ import { openFile, openURL, ReaderScan } from '../runtime/ops/scan';
 import { Sort } from '../runtime/ops/sort';
 import { Tail } from '../runtime/ops/tail';
 import { Yield } from '../runtime/ops/yield';
-import { DataSource, poolKeyPath } from '../data/source';
+import { DataSource, poolKeyPath, VectorMode } from '../data/source';
+import { buildVectorized, compileMatch, envVectorMode } from './vectorize';
 import * as dag from './dag';
 import { indexFilter } from './indexfilter';
 import { CompileError } from './errors';
@@ -69,6 +70,8 @@ export interface BuildEnv {
   allowFiles?: boolean;
   /** `get` may fetch URLs. */
   allowHTTP?: boolean;
+  /** When sources feed the vector engine (default: the source's mode, else ZLAKE_VECTOR_SCAN). */
+  vector?: VectorMode;
 }
 
 /**
@@ -339,8 +342,17 @@ export class Builder {
   // -------------------------------------------------------------------------
   // Operators
 
+  /** When sources feed the vector engine. */
+  vectorMode(): VectorMode {
+    return this.env.vector ?? this.env.source?.vectorMode ?? envVectorMode();
+  }
+
   /** Builds a sequence fed by parents (none for a sequence that starts with a source); returns its outputs. */
   seq(seq: dag.Seq, parents: Operator[]): Operator[] {
+    if (parents.length === 0 && seq.length > 0) {
+      const vec = buildVectorized(this, seq, this.vectorMode());
+      if (vec !== null) return vec;
+    }
     for (const op of seq) parents = this.op(op, parents);
     return parents;
   }
@@ -446,7 +458,8 @@ export class Builder {
     return { lhs: a.lhs, rhs: this.expr(a.rhs), ...(from !== undefined ? { from } : {}) };
   }
 
-  private projection(args: dag.Assignment[] | undefined): CutField[] | null {
+  /** A projection lifted into a source, compiled (null for none). */
+  projection(args: dag.Assignment[] | undefined): CutField[] | null {
     if (args === undefined) return null;
     const fields = args.map((a) => this.cutField(a));
     try {
@@ -483,7 +496,11 @@ export class Builder {
           o.fields ?? null,
           // The filter again, for the source to test on columns.
           o.filter !== null && o.matchFields
-            ? { fields: o.matchFields, filter: this.expr(o.filter) }
+            ? {
+                fields: o.matchFields,
+                filter: this.expr(o.filter),
+                vectors: this.vectorMode() === 'off' ? null : compileMatch(this, o.filter),
+              }
             : null,
           indexFilter(o.filter),
         );

@@ -22,7 +22,7 @@ import { lateralExpr, stepsQuery, stepsSupport } from './lateral';
 import { ExprSwitch, Switch } from '../runtime/ops/switch';
 import { Fuse } from '../runtime/ops/fuse';
 import { Shape } from '../runtime/ops/shape';
-import { Summarize } from '../runtime/ops/summarize';
+import { Summarize, SummarizeOptions } from '../runtime/ops/summarize';
 import { Top } from '../runtime/ops/top';
 import { Uniq } from '../runtime/ops/uniq';
 
@@ -41,6 +41,15 @@ function unavailable(what: string): never {
 }
 
 function summarize(b: Builder, o: dag.Summarize, parent: Operator): Operator {
+  return buildSummarize(b, o, (opts) => new Summarize(b.env.ctx, parent, opts));
+}
+
+/** A summarize made by make from o's compiled options (its errors are compile errors). */
+export function buildSummarize<T>(
+  b: Builder,
+  o: dag.Summarize,
+  make: (opts: SummarizeOptions) => T,
+): T {
   const opts = {
     keys: o.keys.map((k) => ({ lhs: k.lhs, expr: b.expr(k.rhs) })),
     aggs: o.aggs.map((a) => ({ lhs: a.lhs, agg: b.aggregator(a.agg) })),
@@ -48,7 +57,7 @@ function summarize(b: Builder, o: dag.Summarize, parent: Operator): Operator {
     inputSortDir: o.inputSortDir,
   };
   try {
-    return new Summarize(b.env.ctx, parent, opts);
+    return make(opts);
   } catch (e) {
     if (e instanceof DuplicateFieldError || e instanceof RecordBuilderError)
       throw new CompileError(e.message);

@@ -8,6 +8,7 @@ import { ValueReader } from '../../formats/io';
 import { TypeContext } from '../../zed/context';
 import { Value } from '../../zed/value';
 import { Type } from '../../zed/types';
+import { Column, RecordShape, VecBatch } from '../../zed/vector';
 
 /** An identifier (pool, commit): printable, with its 20 bytes. */
 export interface DataId {
@@ -88,10 +89,44 @@ export interface ScanRequest {
    * (columns) and deliver only the values that pass, whole; test is false
    * for a value the filter drops.
    */
-  match?: { fields: readonly string[]; test(v: Value): boolean } | null;
+  match?: {
+    fields: readonly string[];
+    test(v: Value): boolean;
+    /**
+     * The same test on columns (the vector engine's): the paths it reads,
+     * and the rows of a batch of their columns that may pass, ascending.
+     */
+    vectors?: { paths: readonly (readonly string[])[]; select(b: VecBatch): Int32Array } | null;
+  } | null;
   /** The part of the filter index objects can answer: objects they rule out may be skipped. */
   index?: IndexFilter | null;
 }
+
+/** What a scan by columns reads (the vector engine's scan). */
+export interface VectorScanRequest {
+  ctx: TypeContext;
+  /** As ScanRequest.range: objects that cannot hold such keys may be skipped. */
+  range: KeyRange | null;
+  /** The field paths whose columns to read. */
+  paths: readonly (readonly string[])[];
+  /** Top-level fields (each also a one-element path) the rows are records of. */
+  shape: readonly string[];
+  index?: IndexFilter | null;
+}
+
+/** One piece of a scan by columns, in pool order. */
+export type VectorPart =
+  /** n rows as the columns of the request's paths, and how to rebuild them as records. */
+  | { kind: 'columns'; n: number; cols: Column[]; shape: RecordShape }
+  /** Rows the source read as values: records holding at least the shape's fields. */
+  | { kind: 'rows'; rows: Value[] };
+
+export interface VectorReader {
+  read(): Promise<VectorPart | null>;
+  close(): Promise<void>;
+}
+
+export type VectorMode = 'auto' | 'on' | 'off';
 
 export interface LoadMessage {
   author?: string;
@@ -108,6 +143,13 @@ export interface DataSource {
   resolveRevision(pool: PoolHandle, revision: string): Promise<DataId>;
   /** The pool's values at the commit, in pool-key order. */
   scan(pool: PoolHandle, commit: DataId, req: ScanRequest): Promise<ValueReader>;
+  /**
+   * The pool's values at the commit, in pool-key order, by columns where
+   * the source has them (absent: the engine makes columns of scan()'s rows).
+   */
+  scanVectors?(pool: PoolHandle, commit: DataId, req: VectorScanRequest): Promise<VectorReader>;
+  /** When queries run on the vector engine: `off` never, else wherever they can (the lake's -vector.scan). */
+  readonly vectorMode?: VectorMode;
   /** `from :pools` and the like. */
   lakeMeta(ctx: TypeContext, meta: string): Promise<Value[]>;
   /** `from pool:branches` and the like. */

@@ -5,7 +5,14 @@
 
 import { parseValue } from '../../../formats/zson';
 import { ValueReader } from '../../../formats/io';
-import { DataId, DataSource, IndexFilter, KeyRange, PoolHandle } from '../../data/source';
+import {
+  DataId,
+  DataSource,
+  IndexFilter,
+  KeyRange,
+  PoolHandle,
+  ScanRequest,
+} from '../../data/source';
 import { TypeBytes } from '../../../zed/types';
 import { Value } from '../../../zed/value';
 import { Expr } from '../../expr/expr';
@@ -26,7 +33,11 @@ export class PoolSource extends ReaderScan {
     range: KeyRange | null,
     project: CutField[] | null = null,
     fields: readonly string[] | null = null,
-    match: { fields: readonly string[]; filter: Expr } | null = null,
+    match: {
+      fields: readonly string[];
+      filter: Expr;
+      vectors: NonNullable<ScanRequest['match']>['vectors'];
+    } | null = null,
     /** The part of the filter index objects can answer. */
     index: IndexFilter | null = null,
   ) {
@@ -38,7 +49,12 @@ export class PoolSource extends ReaderScan {
           ctx: ctx.zctx,
           range,
           fields,
-          match: match && test && { fields: match.fields, test: (v) => test.test(v) !== null },
+          match: match &&
+            test && {
+              fields: match.fields,
+              test: (v) => test.test(v) !== null,
+              vectors: match.vectors,
+            },
           index,
         }),
       filter,

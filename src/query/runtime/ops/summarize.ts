@@ -70,30 +70,30 @@ const WARM_GROUPS = 8192;
 export { FAN_IN };
 
 export class Summarize implements Operator {
-  private readonly zctx: TypeContext;
-  private readonly keyExprs: Expr[];
-  private readonly aggs: Aggregator[];
-  private readonly nk: number;
-  private readonly na: number;
+  protected readonly zctx: TypeContext;
+  protected readonly keyExprs: Expr[];
+  protected readonly aggs: Aggregator[];
+  protected readonly nk: number;
+  protected readonly na: number;
   private readonly limit: number;
   private readonly dir: 0 | 1 | -1;
   private readonly rb: RecordBuilder;
   private readonly arena = new ValueArena();
 
-  private readonly table = new GroupTable();
-  private readonly tvs = new TypeVectors();
+  protected readonly table = new GroupTable();
+  protected readonly tvs = new TypeVectors();
   /** The aggregates' state: a column per aggregate, a row per group. */
-  private readonly cols: AggColumn[];
+  protected readonly cols: AggColumn[];
   /** One-group columns for merging spilled partials. */
   private readonly mergeCols: AggColumn[];
   /** Largest first key when the group was created (sorted input only). */
   private groupvals: Value[] = [];
   private maxTableKey: Value | null = null;
   private maxSpillKey: Value | null = null;
-  private readonly valueCompare: Comparator | null = null;
+  protected readonly valueCompare: Comparator | null = null;
   private readonly keyCompare: Comparator | null = null;
 
-  private keyBuf: Buffer = Buffer.allocUnsafe(256);
+  protected keyBuf: Buffer = Buffer.allocUnsafe(256);
   /** Per value of a batch (one key): key offset in keyBuf, length (-2: skipped), type vector, hash, group. */
   private kOff = new Int32Array(0);
   private kLen = new Int32Array(0);
@@ -102,7 +102,7 @@ export class Summarize implements Operator {
   private grp = new Int32Array(0);
   /** Folds the reads of the cache-warming passes (see GroupTable.touch). */
   private sink = 0;
-  private readonly keyTypes: Type[];
+  protected readonly keyTypes: Type[];
   private readonly outTypes: Type[];
   private lastOutTypes: Type[] = [];
   private lastOutType: TypeRecord | null = null;
@@ -125,7 +125,7 @@ export class Summarize implements Operator {
   private readonly field = new Value(TypeNull, EMPTY, 0, -1);
 
   constructor(
-    private readonly ctx: QueryContext,
+    protected readonly ctx: QueryContext,
     private readonly parent: Operator,
     opts: SummarizeOptions,
   ) {
@@ -170,14 +170,13 @@ export class Summarize implements Operator {
     if (this.closed) return null;
     while (!this.eof && this.pending.length === 0) {
       this.ctx.checkCancelled();
-      const batch = await this.parent.pull();
+      const more = await this.feed();
       if (this.closed) return null;
-      if (batch === null) {
+      if (!more) {
         this.eof = true;
         if (this.spill) await this.spillTable();
         break;
       }
-      await this.consume(batch);
       if (this.dir !== 0 && this.valueCompare) await this.emitCompleted();
     }
     if (this.pending.length > 0) return this.pending.shift()!;
@@ -186,6 +185,14 @@ export class Summarize implements Operator {
     if (out.length > 0) return out;
     await this.finish();
     return null;
+  }
+
+  /** Pulls an input batch and feeds it to the groups; false at the end of the input. */
+  protected async feed(): Promise<boolean> {
+    const batch = await this.parent.pull();
+    if (batch === null) return false;
+    await this.consume(batch);
+    return true;
   }
 
   /** Feeds a batch to the groups, spilling the table when it is full. */
@@ -378,7 +385,7 @@ export class Summarize implements Operator {
     return batch.length;
   }
 
-  private newGroup(
+  protected newGroup(
     key: Buffer,
     off: number,
     len: number,
@@ -399,7 +406,7 @@ export class Summarize implements Operator {
     for (let a = 0; a < aggs.length; a++) aggs[a].applyTo(cols[a], g, self);
   }
 
-  private growKeyBuf(n: number): Buffer {
+  protected growKeyBuf(n: number): Buffer {
     const b = Buffer.allocUnsafe(Math.max(n, this.keyBuf.length * 2));
     this.keyBuf.copy(b);
     this.keyBuf = b;
@@ -407,13 +414,13 @@ export class Summarize implements Operator {
   }
 
   /** True when a new group must not be added before spilling. */
-  private full(): boolean {
+  protected full(): boolean {
     const t = this.table;
     if (t.size >= this.limit) return true;
     return t.bytes + t.size * (GROUP_OVERHEAD + AGG_OVERHEAD * this.na) >= this.ctx.memoryLimit;
   }
 
-  private updateMaxTableKey(v: Value): Value {
+  protected updateMaxTableKey(v: Value): Value {
     const max = this.maxTableKey;
     if (max === null || this.valueCompare!.compare(v, max) > 0) this.maxTableKey = v.copy();
     return this.maxTableKey!;
@@ -530,7 +537,7 @@ export class Summarize implements Operator {
   }
 
   /** Writes the table's partial results, sorted by key, to a new run. */
-  private async spillTable(): Promise<void> {
+  protected async spillTable(): Promise<void> {
     const table = this.table;
     if (table.size === 0) return;
     const parts: Value[] = [];

@@ -1,0 +1,357 @@
+// The switch between the two execution paths. A query that starts with a
+// pool scan (or, with the vector engine forced on, any input) runs its
+// leading operators on columns (src/query/vector) as far as they can:
+// filters whose leaves each read one field, head, tail, and a summarize
+// whose keys and aggregate arguments are fields. At the first operator
+// that cannot (or after a summarize, whose output is new records), the
+// selected rows are materialized as records of the fields the rest of the
+// query reads, and the row engine takes over. A query whose rest reads
+// whole values (they reach the output) stays on the row engine.
+
+import { lookupFunction, SHAPERS } from '../functions/registry';
+import { DataSource, VectorMode } from '../data/source';
+import { Operator } from '../runtime/operator';
+import { mayPass, PredicateEval, VecPredicate, VecFilter } from '../vector/filter';
+import { pathExprs } from '../vector/batch';
+import { VecBatch } from '../../zed/vector';
+import {
+  identity,
+  Materialize,
+  VecHead,
+  rowParts,
+  VecOperator,
+  VecSourceScan,
+  VecTail,
+} from '../vector/operator';
+import { VecSummarize } from '../vector/summarize';
+import type { Builder } from './builder';
+import * as dag from './dag';
+import { fieldDemand } from './demand';
+import { buildSummarize } from './heavy';
+import { indexFilter } from './indexfilter';
+
+/** The mode from ZLAKE_VECTOR_SCAN (auto when unset or unknown). */
+export function envVectorMode(): VectorMode {
+  const s = process.env.ZLAKE_VECTOR_SCAN;
+  return s === 'on' || s === 'off' ? s : 'auto';
+}
+
+/** Functions whose value changes from call to call (a leaf is evaluated once per distinct value). */
+const VOLATILE = new Set(['now', 'ksuid']);
+
+/**
+ * Collects the field paths e reads into out (by their JSON); false when e
+ * looks at more than fields (this, a search of this, a function that reads
+ * a field of this itself, a user function, an aggregate, a variable) or is
+ * not a pure function of them.
+ */
+function exprPaths(e: dag.Expr | null, out: Map<string, string[]>): boolean {
+  if (e === null) return true;
+  switch (e.kind) {
+    case 'Literal':
+      return true;
+    case 'This':
+      if (e.path.length === 0) return false;
+      out.set(JSON.stringify(e.path), e.path);
+      return true;
+    case 'Dot':
+      return exprPaths(e.lhs, out);
+    case 'Unary':
+      return exprPaths(e.operand, out);
+    case 'Binary':
+      return exprPaths(e.lhs, out) && exprPaths(e.rhs, out);
+    case 'Slice':
+      return exprPaths(e.lhs, out) && exprPaths(e.from, out) && exprPaths(e.to, out);
+    case 'Conditional':
+      return exprPaths(e.cond, out) && exprPaths(e.then, out) && exprPaths(e.else, out);
+    case 'Call': {
+      if (SHAPERS.has(e.name) || VOLATILE.has(e.name)) return false;
+      if (lookupFunction(e.name)?.path !== undefined) return false;
+      return e.args.every((a) => exprPaths(a, out));
+    }
+    case 'Search':
+    case 'RegexpSearch':
+    case 'RegexpMatch':
+      return exprPaths(e.expr, out);
+    case 'RecordExpr':
+      return e.elems.every((el) => exprPaths(el.kind === 'Field' ? el.value : el.expr, out));
+    case 'ArrayExpr':
+    case 'SetExpr':
+      return e.elems.every((el) => exprPaths(el.expr, out));
+    case 'MapExpr':
+      return e.entries.every((en) => exprPaths(en.key, out) && exprPaths(en.value, out));
+    default:
+      return false;
+  }
+}
+
+/** e with every reference to path made a reference to `this` (a copy). */
+function onPath(e: dag.Expr, path: readonly string[]): dag.Expr {
+  const key = JSON.stringify(path);
+  const walk = (x: unknown): unknown => {
+    if (Array.isArray(x)) return x.map(walk);
+    if (x === null || typeof x !== 'object') return x;
+    const o = x as Record<string, unknown>;
+    if (o.kind === 'This' && Array.isArray(o.path) && JSON.stringify(o.path) === key)
+      return { kind: 'This', path: [] };
+    // Values (literals) and types are kept as they are.
+    if (
+      o.kind === 'Literal' ||
+      !Object.getPrototypeOf(o) ||
+      Object.getPrototypeOf(o) !== Object.prototype
+    )
+      return x;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(o)) out[k] = walk(v);
+    return out;
+  };
+  return walk(e) as dag.Expr;
+}
+
+/** A predicate's leaves compiled on the values of their columns (colOf: a path's column). */
+function compilePredicate(b: Builder, pp: PredPlan, colOf: Map<string, number>): VecPredicate {
+  switch (pp.kind) {
+    case 'leaf':
+      return pp.path === null
+        ? { kind: 'leaf', col: -1, expr: b.expr(pp.expr) }
+        : {
+            kind: 'leaf',
+            col: colOf.get(JSON.stringify(pp.path))!,
+            expr: b.expr(onPath(pp.expr, pp.path)),
+          };
+    case 'not':
+      return { kind: 'not', operand: compilePredicate(b, pp.operand, colOf) };
+    default:
+      return {
+        kind: pp.kind,
+        lhs: compilePredicate(b, pp.lhs, colOf),
+        rhs: compilePredicate(b, pp.rhs, colOf),
+      };
+  }
+}
+
+/**
+ * A scan's filter as a test on columns, for a scan that reads whole values
+ * but may find the rows worth reading by the filter's columns first: the
+ * paths it reads, and the rows of a batch that may pass (those the filter
+ * keeps, and those it turns into errors, which the row engine outputs).
+ */
+export function compileMatch(
+  b: Builder,
+  filter: dag.Expr,
+): { paths: string[][]; select(batch: VecBatch): Int32Array } | null {
+  const paths = new Map<string, string[]>();
+  const pp = predPlan(filter, paths);
+  if (pp === null) return null;
+  const list = [...paths.values()];
+  const colOf = new Map<string, number>();
+  list.forEach((p, i) => colOf.set(JSON.stringify(p), i));
+  const pred = compilePredicate(b, pp, colOf);
+  const pe = new PredicateEval(b.env.ctx.zctx.missing());
+  return {
+    paths: list,
+    select: (batch) => {
+      const rows = batch.sel ?? identity(batch.n);
+      const codes = new Int8Array(rows.length);
+      pe.eval(pred, batch, rows, codes);
+      let n = 0;
+      for (let k = 0; k < codes.length; k++) if (mayPass(codes[k])) n++;
+      const out = new Int32Array(n);
+      for (let k = 0, j = 0; k < codes.length; k++) if (mayPass(codes[k])) out[j++] = rows[k];
+      return out;
+    },
+  };
+}
+
+/** A filter on columns, before compiling its leaves. */
+type PredPlan =
+  | { kind: 'leaf'; path: string[] | null; expr: dag.Expr }
+  | { kind: 'and' | 'or'; lhs: PredPlan; rhs: PredPlan }
+  | { kind: 'not'; operand: PredPlan };
+
+function predPlan(e: dag.Expr, paths: Map<string, string[]>): PredPlan | null {
+  if (e.kind === 'Binary' && (e.op === 'and' || e.op === 'or')) {
+    const lhs = predPlan(e.lhs, paths);
+    const rhs = lhs && predPlan(e.rhs, paths);
+    return rhs && { kind: e.op, lhs: lhs!, rhs };
+  }
+  if (e.kind === 'Unary' && e.op === '!') {
+    const operand = predPlan(e.operand, paths);
+    return operand && { kind: 'not', operand };
+  }
+  const mine = new Map<string, string[]>();
+  if (!exprPaths(e, mine) || mine.size > 1) return null;
+  const path = mine.size === 1 ? [...mine.values()][0] : null;
+  if (path) paths.set(JSON.stringify(path), path);
+  return { kind: 'leaf', path, expr: e };
+}
+
+type Step =
+  | { kind: 'filter'; pred: PredPlan; expr: dag.Expr; lifted: boolean }
+  | { kind: 'head' | 'tail'; count: number }
+  | { kind: 'summarize'; op: dag.Summarize };
+
+interface Plan {
+  steps: Step[];
+  /** Paths read (by their JSON). */
+  paths: Map<string, string[]>;
+  /** Top-level fields the rows are made of (materialized, or for a filter's row fallback). */
+  shape: string[];
+  /** The operators the row engine runs after the vector ones. */
+  rest: dag.Op[];
+  /** A projection lifted into the scan, applied to the rows as they are materialized. */
+  project: dag.Assignment[] | null;
+}
+
+/** The plan for running seq's leading operators on columns, or null. */
+function plan(seq: dag.Seq): Plan | null {
+  const src = seq[0];
+  if (src.kind !== 'PoolScan' && src.kind !== 'Reader') return null;
+  const ops: dag.Op[] = [];
+  if (src.filter !== null) ops.push({ kind: 'Filter', expr: src.filter });
+  if (src.project) ops.push({ kind: 'Cut', args: src.project });
+  ops.push(...seq.slice(1));
+  const paths = new Map<string, string[]>();
+  const steps: Step[] = [];
+  let k = 0;
+  let terminal = false;
+  for (; k < ops.length; k++) {
+    const op = ops[k];
+    if (op.kind === 'Filter') {
+      const pred = predPlan(op.expr, paths);
+      if (pred === null) break;
+      steps.push({ kind: 'filter', pred, expr: op.expr, lifted: k === 0 && src.filter !== null });
+    } else if (op.kind === 'Head' || op.kind === 'Tail') {
+      steps.push({ kind: op.kind === 'Head' ? 'head' : 'tail', count: op.count });
+    } else if (op.kind === 'Summarize') {
+      const inputs = new Map<string, string[]>();
+      const ok =
+        op.keys.every((key) => key.rhs.kind === 'This' && exprPaths(key.rhs, inputs)) &&
+        op.aggs.every(
+          (a) =>
+            a.agg.where === null &&
+            (a.agg.expr === null || (a.agg.expr.kind === 'This' && exprPaths(a.agg.expr, inputs))),
+        );
+      if (!ok) break;
+      for (const [key, p] of inputs) paths.set(key, p);
+      steps.push({ kind: 'summarize', op });
+      terminal = true;
+      k++;
+      break;
+    } else break;
+  }
+  // The lifted filter must run on columns, or none of it does.
+  if (src.filter !== null && (steps.length === 0 || steps[0].kind !== 'filter')) return null;
+  let rest = ops.slice(k);
+  // The scan's lifted projection, if the vector operators reach it, is the
+  // scan's: applied as the rows are materialized.
+  let project: dag.Assignment[] | null = null;
+  if (!terminal && src.project && k === (src.filter !== null ? 1 : 0)) {
+    project = src.project;
+    rest = rest.slice(1);
+  }
+  const shape = new Set<string>();
+  if (!terminal) {
+    const demand = fieldDemand(null, project ?? undefined, rest);
+    if (demand === null) return null;
+    for (const f of demand) shape.add(f);
+  }
+  // A filter may hand a batch to the row engine (its errors): its rows
+  // must then hold every field the later vector operators read.
+  if (steps.some((s) => s.kind === 'filter')) for (const p of paths.values()) shape.add(p[0]);
+  for (const f of shape) paths.set(JSON.stringify([f]), [f]);
+  return { steps, paths, shape: [...shape], rest, project };
+}
+
+/**
+ * Builds seq (which starts with a source) with its leading operators on
+ * columns, when mode and the query allow; returns the outputs of the
+ * whole sequence, or null to build it all on the row engine.
+ */
+export function buildVectorized(b: Builder, seq: dag.Seq, mode: VectorMode): Operator[] | null {
+  if (mode === 'off' || seq.length === 0) return null;
+  const src = seq[0];
+  const source: DataSource | undefined = b.env.source;
+  if (src.kind === 'Reader') {
+    if (mode !== 'on' || b.env.readers?.[src.index] === undefined) return null;
+  } else if (src.kind === 'PoolScan') {
+    if (source === undefined || (source.scanVectors === undefined && mode !== 'on')) return null;
+  } else return null;
+  const p = plan(seq);
+  if (p === null) return null;
+  const ctx = b.env.ctx;
+  const zctx = ctx.zctx;
+  const pathList = [...p.paths.values()];
+  const colOf = new Map<string, number>();
+  pathList.forEach((path, i) => colOf.set(JSON.stringify(path), i));
+  const exprs = pathExprs(zctx, pathList);
+  const liftedFilter = p.steps.some((s) => s.kind === 'filter' && s.lifted);
+  let op: VecOperator;
+  if (src.kind === 'Reader') {
+    op = new VecSourceScan(ctx, rowParts(b.env.readers![src.index]), exprs, !liftedFilter);
+  } else {
+    const scan = src as dag.PoolScan;
+    const lake = source!;
+    const fields = [...new Set(pathList.map((x) => x[0]))];
+    const index = indexFilter(scan.filter);
+    op = lake.scanVectors
+      ? new VecSourceScan(
+          ctx,
+          () =>
+            lake.scanVectors!(scan.pool, scan.commit, {
+              ctx: zctx,
+              range: scan.range,
+              paths: pathList,
+              shape: p.shape,
+              index,
+            }),
+          exprs,
+          !liftedFilter,
+        )
+      : new VecSourceScan(
+          ctx,
+          rowParts(() =>
+            lake.scan(scan.pool, scan.commit, {
+              ctx: zctx,
+              range: scan.range,
+              fields,
+              match: null,
+              index,
+            }),
+          ),
+          exprs,
+          !liftedFilter,
+        );
+  }
+  const compilePred = (pp: PredPlan) => compilePredicate(b, pp, colOf);
+  let out: Operator | null = null;
+  for (const s of p.steps) {
+    switch (s.kind) {
+      case 'filter':
+        op = new VecFilter(ctx, op, compilePred(s.pred), b.expr(s.expr), exprs, s.lifted);
+        break;
+      case 'head':
+        op = new VecHead(op, s.count);
+        break;
+      case 'tail':
+        op = new VecTail(ctx, op, s.count);
+        break;
+      case 'summarize': {
+        const parent = op;
+        const col = (e: dag.Expr) => colOf.get(JSON.stringify((e as dag.This).path))!;
+        out = buildSummarize(
+          b,
+          s.op,
+          (opts) =>
+            new VecSummarize(ctx, parent, opts, {
+              keys: s.op.keys.map((key) => col(key.rhs)),
+              args: s.op.aggs.map((a) => (a.agg.expr === null ? null : col(a.agg.expr))),
+            }),
+        );
+        break;
+      }
+    }
+  }
+  out ??= new Materialize(op, ctx, b.projection(p.project ?? undefined));
+  return b.seq(p.rest, [out]);
+}

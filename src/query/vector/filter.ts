@@ -1,0 +1,226 @@
+// Filters on columns. A filter is a tree of and/or/not over leaves, each
+// an expression of one column (a comparison with a constant, a search of a
+// string field, a function of the field...). A leaf is compiled as the row
+// engine compiles it, with the field replaced by `this`, and evaluated on
+// the column's values: once per distinct value when the column has a
+// dictionary, so a string comparison over a million rows of 300k names
+// costs 300k comparisons and a million array reads.
+//
+// Each row gets the code of the row engine's result: false, true,
+// error("missing") (dropped silently, and false to `or`), or any other
+// error or non-bool. and/or/not combine codes by the row engine's rules
+// (logic.ts). A row whose filter yields another error is output as that
+// error by the row engine (filter.ts): when a batch has one, the batch is
+// materialized and filtered by the row engine instead, so the answer is
+// the same whatever the data.
+
+import { ID, TypeBool } from '../../zed/types';
+import { Value, EMPTY } from '../../zed/value';
+import { VecBatch } from '../../zed/vector';
+import { isError, isMissing } from '../expr/errors';
+import { Expr } from '../expr/expr';
+import { QueryContext } from '../runtime/context';
+import { ValueArena } from '../runtime/arena';
+import { FilterFn } from '../runtime/ops/filter';
+import { materialize, rowsBatch, selectedBytes, withSel } from './batch';
+import { identity, VecOperator } from './operator';
+
+const FALSE = 0;
+const TRUE = 1;
+const MISSING = 2;
+const OTHER = 3;
+
+/** Whether a row with this code may be output by the row engine's filter (kept, or as an error). */
+export function mayPass(code: number): boolean {
+  return code === TRUE || code === OTHER;
+}
+
+export type VecPredicate =
+  /** expr evaluated on the values of column col (col -1: on error("missing"), for a constant). */
+  | { kind: 'leaf'; col: number; expr: Expr }
+  | { kind: 'and' | 'or'; lhs: VecPredicate; rhs: VecPredicate }
+  | { kind: 'not'; operand: VecPredicate };
+
+/** The code of a result. */
+function codeOf(r: Value): number {
+  if (r.type.under === TypeBool) return r.len > 0 && r.buf[r.off] !== 0 ? TRUE : FALSE;
+  if (isError(r)) return isMissing(r) ? MISSING : OTHER;
+  return OTHER;
+}
+
+/** Evaluates predicates on batches. */
+export class PredicateEval {
+  private readonly scratch = new Value(TypeBool, EMPTY, 0, -1);
+
+  constructor(private readonly missing: Value) {}
+
+  /** The code of pred for each row rows[k], into out[k]. */
+  eval(p: VecPredicate, b: VecBatch, rows: Int32Array, out: Int8Array): void {
+    const n = rows.length;
+    switch (p.kind) {
+      case 'leaf':
+        this.leaf(p.col, p.expr, b, rows, out);
+        return;
+      case 'not':
+        this.eval(p.operand, b, rows, out);
+        for (let k = 0; k < n; k++) {
+          const c = out[k];
+          if (c <= TRUE) out[k] = 1 - c;
+        }
+        return;
+      case 'and':
+      case 'or': {
+        this.eval(p.lhs, b, rows, out);
+        // The rows whose result the right side decides.
+        const and = p.kind === 'and';
+        let m = 0;
+        for (let k = 0; k < n; k++) {
+          const c = out[k];
+          if (and ? c === TRUE : c === FALSE || c === MISSING) m++;
+        }
+        if (m === 0) return;
+        const sub = new Int32Array(m);
+        const at = new Int32Array(m);
+        m = 0;
+        for (let k = 0; k < n; k++) {
+          const c = out[k];
+          if (and ? c === TRUE : c === FALSE || c === MISSING) {
+            sub[m] = rows[k];
+            at[m++] = k;
+          }
+        }
+        const r = new Int8Array(m);
+        this.eval(p.rhs, b, sub, r);
+        for (let j = 0; j < m; j++) out[at[j]] = r[j];
+        return;
+      }
+    }
+  }
+
+  private leaf(col: number, expr: Expr, b: VecBatch, rows: Int32Array, out: Int8Array): void {
+    const n = rows.length;
+    if (col < 0) {
+      out.fill(codeOf(expr.eval(this.missing)), 0, n);
+      return;
+    }
+    const c = b.cols[col];
+    const v = this.scratch;
+    // A dictionary pays when it is built already or values repeat (strings).
+    const d =
+      c.data.dict !== null || (c.type !== null && isStringy(c.type.under.id)) ? c.dict() : null;
+    if (d !== null && d.count < n) {
+      const memo = new Int8Array(d.count).fill(-1);
+      const codes = d.codes;
+      for (let k = 0; k < n; k++) {
+        const code = codes[rows[k]];
+        let r = memo[code];
+        if (r < 0) {
+          r = codeOf(expr.eval(c.at(d.rows[code], v)));
+          memo[code] = r;
+        }
+        out[k] = r;
+      }
+      return;
+    }
+    for (let k = 0; k < n; k++) out[k] = codeOf(expr.eval(c.at(rows[k], v)));
+  }
+}
+
+/** Type IDs whose values repeat and compare slowly: bytes, strings, IPs, nets, types. */
+function isStringy(id: number): boolean {
+  return id >= ID.Bytes && id <= ID.Type;
+}
+
+/** where on columns. */
+export class VecFilter implements VecOperator {
+  private readonly pe: PredicateEval;
+  private readonly fn: FilterFn;
+  private readonly arena = new ValueArena();
+  private codes = new Int8Array(0);
+
+  constructor(
+    private readonly ctx: QueryContext,
+    private readonly parent: VecOperator,
+    private readonly pred: VecPredicate,
+    /** The filter as the row engine runs it, for batches with errors. */
+    rowFilter: Expr,
+    /** The scan's paths, to make columns of what the row engine outputs. */
+    private readonly paths: readonly Expr[],
+    /** Count the rows passing as matched in the query's stats (a filter lifted into the scan). */
+    private readonly countMatched: boolean,
+  ) {
+    this.pe = new PredicateEval(ctx.zctx.missing());
+    this.fn = new FilterFn(ctx.zctx, rowFilter);
+  }
+
+  async pull(): Promise<VecBatch | null> {
+    for (;;) {
+      const b = await this.parent.pull();
+      if (b === null) return null;
+      const rows = b.sel ?? identity(b.n);
+      const n = rows.length;
+      if (this.codes.length < n) this.codes = new Int8Array(n);
+      const codes = this.codes.subarray(0, n);
+      this.pe.eval(this.pred, b, rows, codes);
+      let kept = 0;
+      let other = false;
+      for (let k = 0; k < n; k++) {
+        const c = codes[k];
+        if (c === TRUE) kept++;
+        else if (c === OTHER) other = true;
+      }
+      if (other) {
+        const out = this.byRows(b);
+        if (out !== null) return out;
+        continue;
+      }
+      if (kept === 0) continue;
+      let sel = rows;
+      if (kept < n) {
+        sel = new Int32Array(kept);
+        for (let k = 0, j = 0; k < n; k++) if (codes[k] === TRUE) sel[j++] = rows[k];
+      }
+      const out = withSel(b, sel);
+      if (this.countMatched) {
+        this.ctx.stats.recordsMatched += kept;
+        this.ctx.stats.bytesMatched += selectedBytes(out);
+      }
+      return out;
+    }
+  }
+
+  /** The batch filtered by the row engine (it holds errors to output), as a batch of values. */
+  private byRows(b: VecBatch): VecBatch | null {
+    const n = b.sel === null ? b.n : b.sel.length;
+    const vals = materialize(b, 0, n);
+    const out: Value[] = [];
+    const errors: number[] = [];
+    let matched = 0;
+    let matchedBytes = 0;
+    for (const v of vals) {
+      const r = this.fn.test(v);
+      if (r === null) continue;
+      if (r === v) {
+        matched++;
+        if (v.len > 0) matchedBytes += v.len;
+        out.push(v);
+      } else {
+        errors.push(out.length);
+        out.push(this.arena.copy(r));
+      }
+    }
+    this.arena.seal();
+    if (this.countMatched) {
+      this.ctx.stats.recordsMatched += matched;
+      this.ctx.stats.bytesMatched += matchedBytes;
+    }
+    if (out.length === 0) return null;
+    const mask = new Uint8Array(out.length);
+    for (const i of errors) mask[i] = 1;
+    return { ...rowsBatch(out, this.paths), errors: mask };
+  }
+
+  async close(): Promise<void> {
+    await this.parent.close();
+  }
+}

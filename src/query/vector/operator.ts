@@ -1,0 +1,264 @@
+// The vector engine's operator contract and its simplest operators: the
+// scans that make batches, head and tail over selections, and the
+// materializer that hands rows to the row engine where a query leaves the
+// vector engine (docs/architecture.md, "Two execution paths").
+
+import { VecBatch } from '../../zed/vector';
+import { Value } from '../../zed/value';
+import { ValueReader } from '../../formats/io';
+import { VectorReader } from '../data/source';
+import { Expr } from '../expr/expr';
+import { QueryContext } from '../runtime/context';
+import { ValueArena } from '../runtime/arena';
+import { Operator } from '../runtime/operator';
+import { Cutter, CutField } from '../runtime/ops/cut';
+import { columnsBatch, materialize, ROW_BATCH, rowsBatch, selectedBytes, withSel } from './batch';
+
+export interface VecOperator {
+  /** The next batch (with at least one selected row), or null at the end. */
+  pull(): Promise<VecBatch | null>;
+  close(): Promise<void>;
+}
+
+/**
+ * Counts what a scan delivers in the query's stats: every row read, and as
+ * matched too when no filter follows (the filter counts its matches).
+ */
+function countRead(ctx: QueryContext, b: VecBatch, matched: boolean): void {
+  const bytes = selectedBytes(b);
+  const n = b.sel === null ? b.n : b.sel.length;
+  ctx.stats.recordsRead += n;
+  ctx.stats.bytesRead += bytes;
+  if (matched) {
+    ctx.stats.recordsMatched += n;
+    ctx.stats.bytesMatched += bytes;
+  }
+}
+
+/** A scan by columns (DataSource.scanVectors), or of rows made columns. */
+export class VecSourceScan implements VecOperator {
+  private reader: VectorReader | null = null;
+  private done = false;
+
+  constructor(
+    private readonly ctx: QueryContext,
+    private readonly open: () => Promise<VectorReader>,
+    /** The scan's paths, evaluated on the rows a source hands over as rows. */
+    private readonly paths: readonly Expr[],
+    /** Whether the scan counts its rows as matched (no filter was lifted into it). */
+    private readonly matched: boolean,
+  ) {}
+
+  async pull(): Promise<VecBatch | null> {
+    for (;;) {
+      if (this.done) return null;
+      this.ctx.checkCancelled();
+      this.reader ??= await this.open();
+      const part = await this.reader.read();
+      if (part === null) {
+        await this.close();
+        return null;
+      }
+      const b =
+        part.kind === 'columns'
+          ? columnsBatch(part.n, part.cols, part.shape)
+          : rowsBatch(part.rows, this.paths);
+      if (b.n === 0) continue;
+      countRead(this.ctx, b, this.matched);
+      return b;
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.done) return;
+    this.done = true;
+    await this.reader?.close();
+  }
+}
+
+/** A vector reader of a value reader's batches, as rows (an input without columns). */
+export function rowParts(open: () => Promise<ValueReader>): () => Promise<VectorReader> {
+  return async () => {
+    const r = await open();
+    return {
+      read: async () => {
+        const rows = await r.read();
+        return rows === null ? null : { kind: 'rows', rows };
+      },
+      close: async () => {
+        await r.close?.();
+      },
+    };
+  };
+}
+
+/** head N: the first N selected rows; then closes its input. */
+export class VecHead implements VecOperator {
+  private count = 0;
+  private closed = false;
+
+  constructor(
+    private readonly parent: VecOperator,
+    private readonly limit: number,
+  ) {}
+
+  async pull(): Promise<VecBatch | null> {
+    if (this.closed || this.count >= this.limit) return null;
+    const b = await this.parent.pull();
+    if (b === null) {
+      this.closed = true;
+      return null;
+    }
+    const n = b.sel === null ? b.n : b.sel.length;
+    const remaining = this.limit - this.count;
+    if (n < remaining) {
+      this.count += n;
+      return b;
+    }
+    this.count = this.limit;
+    this.closed = true;
+    await this.parent.close();
+    if (n === remaining) return b;
+    const sel = b.sel === null ? identity(remaining) : b.sel.slice(0, remaining);
+    return withSel(b, sel);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.parent.close();
+  }
+}
+
+/** tail N: the last N selected rows, at the end of the input. */
+export class VecTail implements VecOperator {
+  private held: VecBatch[] = [];
+  private heldRows = 0;
+  private out: VecBatch[] | null = null;
+  private closed = false;
+
+  constructor(
+    private readonly ctx: QueryContext,
+    private readonly parent: VecOperator,
+    private readonly limit: number,
+  ) {}
+
+  async pull(): Promise<VecBatch | null> {
+    if (this.closed) return null;
+    if (this.out === null) {
+      for (;;) {
+        this.ctx.checkCancelled();
+        const b = await this.parent.pull();
+        if (b === null) break;
+        this.held.push(b);
+        this.heldRows += b.sel === null ? b.n : b.sel.length;
+        // Drop the batches the last N rows no longer reach.
+        while (this.held.length > 1) {
+          const first = this.held[0];
+          const n = first.sel === null ? first.n : first.sel.length;
+          if (this.heldRows - n < this.limit) break;
+          this.held.shift();
+          this.heldRows -= n;
+        }
+      }
+      let skip = Math.max(0, this.heldRows - this.limit);
+      this.out = [];
+      for (const b of this.held) {
+        const n = b.sel === null ? b.n : b.sel.length;
+        if (skip >= n) {
+          skip -= n;
+          continue;
+        }
+        if (skip === 0) this.out.push(b);
+        else {
+          const sel = b.sel === null ? identity(n).subarray(skip) : b.sel.subarray(skip);
+          this.out.push(withSel(b, sel));
+          skip = 0;
+        }
+      }
+      this.held = [];
+    }
+    return this.out.shift() ?? null;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.parent.close();
+  }
+}
+
+/** 0, 1, ..., n-1. */
+export function identity(n: number): Int32Array {
+  const a = new Int32Array(n);
+  for (let i = 0; i < n; i++) a[i] = i;
+  return a;
+}
+
+/**
+ * The selected rows of a vector operator's batches as values, for the row
+ * engine; with a projection lifted into the scan (a cut of fields), its
+ * records, as the row engine's scan makes them (a filter's errors pass).
+ */
+export class Materialize implements Operator {
+  private batch: VecBatch | null = null;
+  private pos = 0;
+  private closed = false;
+  private readonly cutter: Cutter | null;
+  private readonly arena = new ValueArena();
+
+  constructor(
+    private readonly parent: VecOperator,
+    ctx: QueryContext | null = null,
+    project: CutField[] | null = null,
+  ) {
+    this.cutter = project === null ? null : new Cutter(ctx!.zctx, project);
+  }
+
+  /** The rows sel[from, to) of b, projected. */
+  private project(b: VecBatch, from: number, to: number): Value[] {
+    const vals = materialize(b, from, to);
+    const cutter = this.cutter!;
+    const errors = b.errors ?? null;
+    const out: Value[] = [];
+    for (let k = from; k < to; k++) {
+      const v = vals[k - from];
+      if (errors !== null && errors[b.sel === null ? k : b.sel[k]] === 1) out.push(v);
+      else {
+        const c = cutter.apply(v, this.arena);
+        if (c !== null) out.push(c);
+      }
+    }
+    this.arena.seal();
+    return out;
+  }
+
+  async pull(): Promise<Value[] | null> {
+    for (;;) {
+      if (this.closed) return null;
+      const b = this.batch;
+      if (b !== null) {
+        const n = b.sel === null ? b.n : b.sel.length;
+        if (this.pos < n) {
+          const to = Math.min(n, this.pos + ROW_BATCH);
+          const out =
+            this.cutter === null ? materialize(b, this.pos, to) : this.project(b, this.pos, to);
+          this.pos = to;
+          if (out.length > 0) return out;
+          continue;
+        }
+      }
+      this.batch = await this.parent.pull();
+      this.pos = 0;
+      if (this.batch === null) {
+        this.closed = true;
+        return null;
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.parent.close();
+  }
+}

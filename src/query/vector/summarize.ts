@@ -1,0 +1,289 @@
+// summarize on columns: the row engine's Summarize (its group table,
+// aggregate columns, spilling and output order), fed from a batch's
+// columns instead of evaluating keys and arguments on records. Rows go
+// to groups in row order, as the row engine takes them, so groups are
+// numbered by first appearance and each group's aggregates see its values
+// in the same order: the output is the row engine's, byte for byte.
+//
+// The fast paths: a key column with one type is grouped by its dictionary
+// (each distinct value is looked up in the group table once, then rows
+// map through an array); count() adds to its counters directly; sum, min,
+// max and avg of a numeric column whose values are exact float64s read a
+// Float64Array; dcount of a column with a dictionary hashes each distinct
+// value once. Everything else goes value by value through the aggregate's
+// own consume.
+
+import { hashBytes } from '../../zed/hash';
+import { Column, VecBatch } from '../../zed/vector';
+import { Kind, TypeNull } from '../../zed/types';
+import { EMPTY, Value } from '../../zed/value';
+import { putUvarint } from '../../zed/zcode';
+import { AvgColumn } from '../aggregates/avg';
+import { CountColumn } from '../aggregates/count';
+import { codeOf, DCountColumn } from '../aggregates/dcount';
+import { MathColumn } from '../aggregates/math';
+import { isMissing, isQuiet } from '../expr/errors';
+import { TRUE } from '../expr/expr';
+import { QueryContext } from '../runtime/context';
+import { Operator } from '../runtime/operator';
+import { Summarize, SummarizeOptions } from '../runtime/ops/summarize';
+import { VecOperator } from './operator';
+
+/** Where a summarize's inputs are in its batches. */
+export interface VecSummarizeInputs {
+  /** The column of each key. */
+  keys: number[];
+  /** The column of each aggregate's argument (null: count(), which has none). */
+  args: (number | null)[];
+}
+
+/** A row engine parent that only passes close() on (the vector parent feeds the rows). */
+function closer(p: VecOperator): Operator {
+  return {
+    pull: () => Promise.reject(new Error('internal error: summarize pulled rows')),
+    close: () => p.close(),
+  };
+}
+
+export class VecSummarize extends Summarize {
+  /** Per selected row of a batch: its group (-1: skipped). */
+  private groups = new Int32Array(0);
+  private readonly scratch: Value[];
+  private readonly arg = new Value(TypeNull, EMPTY, 0, -1);
+
+  constructor(
+    ctx: QueryContext,
+    private readonly vparent: VecOperator,
+    opts: SummarizeOptions,
+    private readonly inputs: VecSummarizeInputs,
+  ) {
+    super(ctx, closer(vparent), opts);
+    this.scratch = inputs.keys.map(() => new Value(TypeNull, EMPTY, 0, -1));
+    this.countsOnly = this.cols.every(
+      (c, a) => c instanceof CountColumn && inputs.args[a] === null,
+    );
+  }
+
+  /** Every aggregate is count(): a batch of one group needs no group per row. */
+  private readonly countsOnly: boolean;
+
+  protected override async feed(): Promise<boolean> {
+    const b = await this.vparent.pull();
+    if (b === null) return false;
+    const m = b.sel === null ? b.n : b.sel.length;
+    if (this.nk === 0) {
+      // One group: no group per row to work out.
+      if (this.table.size === 0) this.newGroup(this.keyBuf, 0, 0, this.tvs.id([]), 0, null);
+      this.aggregate(b, 0, m, 0);
+      return true;
+    }
+    if (this.groups.length < m) this.groups = new Int32Array(m);
+    let from = 0;
+    while (from < m) {
+      const end = this.group(b, from, m);
+      this.aggregate(b, from, end);
+      from = end;
+      if (from < m) await this.spillTable();
+    }
+    return true;
+  }
+
+  /**
+   * Assigns groups to the selected rows from..m; stops at a row that needs
+   * a new group while the table is full and returns its index (else m).
+   */
+  private group(b: VecBatch, from: number, m: number): number {
+    const nk = this.nk;
+    const col = b.cols[this.inputs.keys[0]];
+    if (nk === 1 && col.type !== null && this.valueCompare === null)
+      return this.groupByDict(b, col, from, m);
+    return this.groupEach(b, from, m);
+  }
+
+  /** One key of one type: each distinct value is looked up once. */
+  private groupByDict(b: VecBatch, col: Column, from: number, m: number): number {
+    const d = col.dict();
+    const codes = d.codes;
+    const sel = b.sel;
+    const grp = this.groups;
+    const table = this.table;
+    // -1: not looked up yet; -2: a quiet key (the row is dropped).
+    const trans = new Int32Array(d.count).fill(-1);
+    this.keyTypes[0] = col.type!;
+    const tv = this.tvs.id(this.keyTypes);
+    const v = this.scratch[0];
+    for (let k = from; k < m; k++) {
+      const i = sel === null ? k : sel[k];
+      const c = codes[i];
+      let g = trans[c];
+      if (g === -1) {
+        col.at(d.rows[c], v);
+        const len = v.len;
+        if (len >= 0 && isQuiet(v)) {
+          trans[c] = -2;
+          grp[k] = -1;
+          continue;
+        }
+        const h = hashBytes(v.buf, v.off, len < 0 ? 0 : len, len < 0 ? ~tv : tv);
+        g = table.find(v.buf, v.off, len, tv, h, false);
+        if (g < 0) {
+          if (table.size > 0 && this.full()) return k;
+          g = this.newGroup(v.buf, v.off, len, tv, h, null);
+        }
+        trans[c] = g;
+      } else if (g === -2) {
+        grp[k] = -1;
+        continue;
+      }
+      grp[k] = g;
+    }
+    return m;
+  }
+
+  /** Any keys, value by value, as the row engine does. */
+  private groupEach(b: VecBatch, from: number, m: number): number {
+    const nk = this.nk;
+    const sel = b.sel;
+    const grp = this.groups;
+    const table = this.table;
+    const keyTypes = this.keyTypes;
+    const cols = this.inputs.keys.map((c) => b.cols[c]);
+    const vals = this.scratch;
+    for (let k = from; k < m; k++) {
+      const i = sel === null ? k : sel[k];
+      let quiet = false;
+      let prim: Value | null = null;
+      for (let j = 0; j < nk; j++) {
+        const v = cols[j].at(i, vals[j]);
+        if (v.len >= 0 && isQuiet(v)) {
+          quiet = true;
+          break;
+        }
+        if (j === 0 && this.valueCompare) prim = this.updateMaxTableKey(v);
+        keyTypes[j] = v.type;
+      }
+      if (quiet) {
+        grp[k] = -1;
+        continue;
+      }
+      const tv = this.tvs.id(keyTypes);
+      let g: number;
+      if (nk === 1) {
+        const v = vals[0];
+        const len = v.len;
+        const h = hashBytes(v.buf, v.off, len < 0 ? 0 : len, len < 0 ? ~tv : tv);
+        g = table.find(v.buf, v.off, len, tv, h, false);
+        if (g < 0) {
+          if (table.size > 0 && this.full()) return k;
+          g = this.newGroup(v.buf, v.off, len, tv, h, prim);
+        }
+      } else {
+        // Several keys: their tagged bodies end to end, as the row engine keys them.
+        let len = 0;
+        for (let j = 0; j < nk; j++) {
+          const v = vals[j];
+          const vlen = v.len;
+          if (len + vlen + 10 > this.keyBuf.length) this.growKeyBuf(len + vlen + 10);
+          const kb = this.keyBuf;
+          if (vlen < 0) kb[len++] = 0;
+          else {
+            if (vlen < 127) kb[len++] = vlen + 1;
+            else len = putUvarint(kb, len, vlen + 1);
+            const src = v.buf;
+            for (let s = v.off, e = v.off + vlen; s < e; s++) kb[len++] = src[s];
+          }
+        }
+        const h = hashBytes(this.keyBuf, 0, len, tv);
+        g = table.find(this.keyBuf, 0, len, tv, h, false);
+        if (g < 0) {
+          if (table.size > 0 && this.full()) return k;
+          g = this.newGroup(this.keyBuf, 0, len, tv, h, prim);
+        }
+      }
+      grp[k] = g;
+    }
+    return m;
+  }
+
+  /**
+   * Feeds the selected rows from..to to their groups' aggregates, one
+   * aggregate at a time: row k's group is groups[k], or one for all.
+   */
+  private aggregate(b: VecBatch, from: number, to: number, one = -1): void {
+    if (one >= 0 && !this.countsOnly) {
+      if (this.groups.length < to) this.groups = new Int32Array(to);
+      this.groups.fill(one, from, to);
+    }
+    const grp = this.groups;
+    const sel = b.sel;
+    for (let a = 0; a < this.na; a++) {
+      const acol = this.cols[a];
+      const c = this.inputs.args[a];
+      if (c === null) {
+        if (acol instanceof CountColumn) {
+          if (one >= 0) acol.countGroup(one, to - from);
+          else acol.countGroups(grp, from, to);
+        } else for (let k = from; k < to; k++) if (grp[k] >= 0) acol.consume(grp[k], TRUE);
+        continue;
+      }
+      const col = b.cols[c];
+      const arg = this.arg;
+      const slow = (g: number, i: number) => {
+        const v = col.at(i, arg);
+        if (!isMissing(v)) acol.consume(g, v);
+      };
+      if (col.type !== null && col.type.kind !== Kind.Error) {
+        // One type, and no error("missing") to skip.
+        if (acol instanceof MathColumn || acol instanceof AvgColumn) {
+          const nums = col.numbers();
+          if (nums !== null) {
+            if (acol instanceof MathColumn)
+              acol.consumeNumbers(
+                col.type.under.id,
+                grp,
+                sel,
+                from,
+                to,
+                nums.vals,
+                nums.nulls,
+                slow,
+              );
+            else acol.consumeNumbers(grp, sel, from, to, nums.vals, nums.nulls);
+            continue;
+          }
+        }
+        if (acol instanceof DCountColumn) {
+          const codes = dcountCodes(col);
+          const dc = col.dict().codes;
+          for (let k = from; k < to; k++) {
+            const g = grp[k];
+            if (g >= 0) acol.consumeCode(g, codes[dc[sel === null ? k : sel[k]]]);
+          }
+          continue;
+        }
+      }
+      for (let k = from; k < to; k++) {
+        const g = grp[k];
+        if (g >= 0) slow(g, sel === null ? k : sel[k]);
+      }
+    }
+  }
+}
+
+/**
+ * The dcount sparse code of each distinct value of a one-type column
+ * (kept with the column's data when the type is primitive, whose ID is
+ * the same in every type context).
+ */
+function dcountCodes(col: Column): Uint32Array {
+  const d = col.dict();
+  const t = col.type!;
+  const keep = t.id < 30 ? col.data : null;
+  const cached = keep?.extra?.get('dcount') as Uint32Array | undefined;
+  if (cached !== undefined) return cached;
+  const v = new Value(t, EMPTY, 0, -1);
+  const out = new Uint32Array(d.count);
+  for (let c = 0; c < d.count; c++) out[c] = codeOf(col.at(d.rows[c], v));
+  if (keep !== null) (keep.extra ??= new Map()).set('dcount', out);
+  return out;
+}
