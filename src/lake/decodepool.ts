@@ -66,8 +66,13 @@ interface Pending {
   reject(e: unknown): void;
 }
 
+/** A dictionary costs about this many decodes of its column (measured on the bench's columns). */
+const DICT_COST = 4;
+
 class PoolWorker {
-  readonly pending = new Map<number, Pending>();
+  readonly pending = new Map<number, Pending & { cost: number }>();
+  /** The cost of its pending tasks (decoded bytes, dictionaries weighed by DICT_COST). */
+  load = 0;
   readonly worker: Worker;
   dead = false;
 
@@ -89,9 +94,10 @@ class PoolWorker {
     this.worker.on('exit', (code) => fail(`exited with code ${code}`));
   }
 
-  send(req: DecodeRequest, p: Pending): void {
+  send(req: DecodeRequest, cost: number, p: Pending): void {
     if (this.pending.size === 0) this.worker.ref();
-    this.pending.set(req.id, p);
+    this.pending.set(req.id, { ...p, cost });
+    this.load += cost;
     this.worker.postMessage(req, [req.bytes]);
   }
 
@@ -99,6 +105,7 @@ class PoolWorker {
     const p = this.pending.get(r.id);
     if (!p) return;
     this.pending.delete(r.id);
+    this.load -= p.cost;
     if (this.pending.size === 0) this.worker.unref();
     if ('error' in r) {
       p.reject(r.vng ? new VngError(r.error) : new Error(`column decode worker: ${r.error}`));
@@ -163,17 +170,24 @@ export class DecodePool {
   decode(bytes: Buffer, segs: Segment[], n: number, dict: boolean): Promise<ColumnData> {
     if (this.closed) return Promise.reject(new Error('column decode pool is closed'));
     const w = this.pick();
+    let mem = 0;
+    for (const s of segs) mem += s.memLength;
     const ab = bytes.buffer as ArrayBuffer;
     if (bytes.byteOffset !== 0 || bytes.byteLength !== ab.byteLength)
       throw new Error('internal error: packed column bytes must own their buffer');
     const req: DecodeRequest = { id: this.nextId++, bytes: ab, segs, n, dict };
-    return new Promise((resolve, reject) => w.send(req, { resolve, reject }));
+    const cost = dict ? mem * DICT_COST : mem;
+    return new Promise((resolve, reject) => w.send(req, cost, { resolve, reject }));
   }
 
-  /** The live worker with the fewest tasks, starting one while there are fewer than size. */
+  /**
+   * The live worker with the least work pending, starting one while there
+   * are fewer than size and all have work: a big column with a dictionary
+   * then has a worker to itself while others share the other workers.
+   */
   private pick(): PoolWorker {
     let best: PoolWorker | null = null;
-    for (const w of this.workers) if (best === null || w.pending.size < best.pending.size) best = w;
+    for (const w of this.workers) if (best === null || w.load < best.load) best = w;
     if (best !== null && (best.pending.size === 0 || this.workers.length >= this.size)) return best;
     const w = new PoolWorker((dead) => {
       this.workers = this.workers.filter((x) => x !== dead);
