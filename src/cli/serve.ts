@@ -97,7 +97,7 @@ export async function serve(args: string[]): Promise<number> {
   );
   const vectorWorkers = fs_.string(
     'vector.workers',
-    process.env.ZLAKE_VECTOR_WORKERS ?? '',
+    '',
     'threads that decode columns for queries (0 or 1: on the query thread; default: the cores available)',
   );
   const grace = fs_.string(

@@ -12,20 +12,10 @@ import { Segment } from '../../src/formats/vng/metadata';
 import { Lake } from '../../src/lake';
 import { DecodePool, parseWorkers } from '../../src/lake/decodepool';
 import { LakeError } from '../../src/lake/errors';
-import { dnsRecords, loadDnsObjects, QUERIES, run, tempLakes } from './vectordata';
+import { loadDnsObjects, oneTypeRecords, QUERIES, run, tempLakes } from './vectordata';
 
-/**
- * Records of one type (the worker path is for objects of one record type)
- * with distinct keys: the objects one load cuts them into do not overlap,
- * so every object is read by columns.
- */
-const RECORDS = dnsRecords(3000, (i) => `${1_700_000_000 + i}`)
-  .split('\n')
-  .filter((l) => !l.includes('extra'))
-  .join('\n')
-  .replace(/query:null/g, 'query:null(string)')
-  .replace(/rtt:null/g, 'rtt:null(float64)')
-  .replace(/rtt:(\d+)\}/g, 'rtt:$1.0}');
+/** Objects of one record type and distinct keys: each is read by columns, on the workers. */
+const RECORDS = oneTypeRecords(3000);
 
 const lakes = tempLakes();
 
