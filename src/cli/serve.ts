@@ -97,8 +97,8 @@ export async function serve(args: string[]): Promise<number> {
   );
   const vectorWorkers = fs_.string(
     'vector.workers',
-    '',
-    'threads that decode columns for queries (0 or 1: on the query thread; default: the cores available)',
+    '0',
+    'threads that decode columns for queries: a number, or auto for the cores available (0 or 1: on the query thread)',
   );
   const grace = fs_.string(
     'shutdown.grace',

@@ -1,5 +1,5 @@
 // A pool of worker threads that decode columns of VNG copies, so a vector
-// scan uses more than one core: the main thread fetches the bytes (so every
+// scan can use more than one core (off by default: see DEFAULT_WORKERS): the main thread fetches the bytes (so every
 // object store works unchanged), packs each primitive column's stored
 // segments into a buffer of their own and transfers it to a worker, which
 // decompresses them, finds the values' offsets (and builds the column's
@@ -47,17 +47,21 @@ export type DecodeReply =
  */
 export const DEFAULT_MIN_BYTES = 1 << 20;
 
-/** Workers by default: the cores the process may use. */
-export function defaultWorkers(): number {
-  return availableParallelism();
-}
+/**
+ * Workers by default: none. Measured on the 2-vCPU machine the benchmarks
+ * run on, shared with other work, handing columns to workers made cold
+ * queries 10-20% slower (docs/architecture.md), so a server uses them
+ * only when told: `auto` is the cores the process may use.
+ */
+export const DEFAULT_WORKERS = 0;
 
-/** The worker count from a flag's or the environment's text (default: the cores). */
+/** The worker count from a flag's or the environment's text: a number, or `auto` (the cores). */
 export function parseWorkers(s: string | undefined): number {
-  if (s === undefined || s === '') return defaultWorkers();
+  if (s === undefined || s === '') return DEFAULT_WORKERS;
+  if (s === 'auto') return availableParallelism();
   const n = Number(s);
   if (!Number.isInteger(n) || n < 0 || n > 256)
-    throw invalid(`vector workers must be a whole number from 0 to 256: ${s}`);
+    throw invalid(`vector workers must be auto or a whole number from 0 to 256: ${s}`);
   return n;
 }
 

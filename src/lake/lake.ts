@@ -120,8 +120,8 @@ export interface LakeOptions {
   vectorCacheSize?: number;
   /**
    * Worker threads that decode columns for vector scans (decodepool.ts);
-   * 0 or 1 decode on the query's thread. Default from ZLAKE_VECTOR_WORKERS,
-   * else the machine's available parallelism.
+   * 0 or 1 decode on the query's thread. Default from ZLAKE_VECTOR_WORKERS
+   * (a number or `auto`: the cores), else none (DEFAULT_WORKERS says why).
    */
   vectorWorkers?: number;
   /** Columns of fewer decoded bytes are decoded in-thread (default DEFAULT_MIN_BYTES). */

@@ -5,6 +5,7 @@
 // its tasks (no hang) and is replaced; closing the lake ends the workers.
 
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { openLake } from '../../src/backend/open';
 import { reassemblyRange, readLayout, TRAILER_BYTES } from '../../src/formats/vng/project';
@@ -179,12 +180,15 @@ test('closing the lake ends its workers', async () => {
   expect(par.decoder.threads).toBe(0);
 });
 
-test('worker counts: a number from 0 to 256, default the cores', () => {
+test('worker counts: auto (the cores) or a number from 0 to 256, default none', () => {
   expect(parseWorkers('0')).toBe(0);
   expect(parseWorkers('1')).toBe(1);
   expect(parseWorkers('8')).toBe(8);
-  expect(parseWorkers(undefined)).toBeGreaterThanOrEqual(1);
-  expect(parseWorkers('')).toBe(parseWorkers(undefined));
+  expect(parseWorkers('auto')).toBe(availableParallelism());
+  expect(parseWorkers(undefined)).toBe(0);
+  expect(parseWorkers('')).toBe(0);
   for (const bad of ['-1', 'x', '1.5', '300']) expect(() => parseWorkers(bad)).toThrow(LakeError);
-  expect(() => parseWorkers('x')).toThrow('vector workers must be a whole number from 0 to 256: x');
+  expect(() => parseWorkers('x')).toThrow(
+    'vector workers must be auto or a whole number from 0 to 256: x',
+  );
 });
