@@ -520,30 +520,41 @@ export async function readColumns(
       const wanted = new Set((dicts ?? []).map((p) => JSON.stringify(p)));
       const pending: Promise<void>[] = [];
       const here: number[] = [];
+      // The error of the first column that fails, as the in-thread decode
+      // of the columns in order would throw.
+      const failures = new Map<number, unknown>();
       todo.forEach((i, j) => {
         const segs = dec?.enabled ? primitiveSegments(sub, j) : null;
-        if (dec && segs !== null && dec.wants(memBytes(segs))) {
+        if (!dec || segs === null || !dec.wants(memBytes(segs))) {
+          here.push(j);
+          return;
+        }
+        try {
           const packed = packSegments(src, segs);
           const type = primitiveType(sub, j, cctx);
           const dict = wanted.has(JSON.stringify(paths[i]));
           pending.push(
-            dec.decode(packed.buf, packed.segs, n, dict).then((data) => {
-              cols[i] = Column.uniform(data, type);
-            }),
+            dec.decode(packed.buf, packed.segs, n, dict).then(
+              (data) => {
+                cols[i] = Column.uniform(data, type);
+              },
+              (e: unknown) => void failures.set(j, e),
+            ),
           );
-        } else here.push(j);
+        } catch (e) {
+          failures.set(j, e);
+        }
       });
-      // Every task's failure is seen (by allSettled) before one is thrown.
-      const settled = Promise.allSettled(pending);
-      let failure: unknown = null;
-      try {
-        for (const j of here) cols[todo[j]] = readColumn(sub, j, src, n, superOf, cctx);
-      } catch (e) {
-        failure = e;
+      for (const j of here) {
+        try {
+          cols[todo[j]] = readColumn(sub, j, src, n, superOf, cctx);
+        } catch (e) {
+          failures.set(j, e);
+          break;
+        }
       }
-      for (const r of await settled)
-        if (r.status === 'rejected' && failure === null) failure = r.reason;
-      if (failure !== null) throw failure;
+      await Promise.all(pending);
+      if (failures.size > 0) throw failures.get(Math.min(...failures.keys()));
       for (const i of todo) cache.putColumn(object, paths[i], cols[i]!);
     } catch (e) {
       throw wrap(e, o, env.commit);
