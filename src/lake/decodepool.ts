@@ -92,7 +92,10 @@ class PoolWorker {
       );
       for (const p of this.pending.values()) p.reject(err);
       this.pending.clear();
+      this.load = 0;
       onExit(this);
+      // After an error the thread is ending anyway; make sure of it.
+      void this.worker.terminate();
     };
     this.worker.on('error', fail);
     this.worker.on('exit', (code) => fail(`exited with code ${code}`));

@@ -7,6 +7,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { openLake } from '../../src/backend/open';
 import { reassemblyRange, readLayout, TRAILER_BYTES } from '../../src/formats/vng/project';
 import { Segment } from '../../src/formats/vng/metadata';
@@ -153,13 +154,17 @@ test('a worker that dies fails its tasks and is replaced; close ends them all', 
     const d = await pool.decode(c.buf, c.segs, 1000, true);
     expect(d.n).toBe(1000);
     expect(d.dict?.count).toBe(7);
-    // Kill the worker holding a task: the task fails, it does not hang.
+    // The worker holding a task fails (as an uncaught error in it would
+    // report): the task fails, it does not hang, and the thread ends.
     const c2 = column(1000);
     const pending = pool.decode(c2.buf, c2.segs, 1000, false);
-    const workers = (pool as unknown as { workers: { worker: { terminate(): Promise<number> } }[] })
-      .workers;
-    await Promise.all(workers.map((w) => w.worker.terminate()));
-    await expect(pending).rejects.toThrow(/column decode worker failed/);
+    const workers = (pool as unknown as { workers: { worker: Worker }[] }).workers;
+    expect(workers).toHaveLength(1);
+    const dead = workers[0].worker;
+    const exited = new Promise((resolve) => dead.once('exit', resolve));
+    dead.emit('error', new Error('boom'));
+    await expect(pending).rejects.toThrow('column decode worker failed: boom');
+    await exited;
     expect(pool.threads).toBe(0);
     // The next task gets a new worker.
     const c3 = column(10);
