@@ -13,6 +13,7 @@ import { RedisCoordinator } from '../coord/redis';
 import { Lake, LakeOptions } from '../lake/lake';
 
 export { parseVectorScanMode } from '../lake/lake';
+export { parseWorkers } from '../lake/decodepool';
 import { LocalStore } from '../storage/local';
 import { S3Store } from '../storage/s3';
 import { ObjectStore } from '../storage/storage';
@@ -89,5 +90,9 @@ export async function openLake(o: OpenOptions | string): Promise<Lake> {
     ...(opts.vectorCacheSize !== undefined ? { vectorCacheSize: opts.vectorCacheSize } : {}),
     hooks: opts.hooks,
     ...(opts.vectorScan ? { vectorScan: opts.vectorScan } : {}),
+    ...(opts.vectorWorkers !== undefined ? { vectorWorkers: opts.vectorWorkers } : {}),
+    ...(opts.vectorWorkerMinBytes !== undefined
+      ? { vectorWorkerMinBytes: opts.vectorWorkerMinBytes }
+      : {}),
   });
 }

@@ -2,7 +2,13 @@
 // reference's `zed serve` flags.
 
 import { createReadStream, promises as fs } from 'node:fs';
-import { isS3Location, localPath, openLake, parseVectorScanMode } from '../backend/open';
+import {
+  isS3Location,
+  localPath,
+  openLake,
+  parseVectorScanMode,
+  parseWorkers,
+} from '../backend/open';
 import { DEFAULT_CACHE_SIZE } from '../lake';
 import { Authenticator } from '../service/auth/authenticator';
 import { openLogSink, Logger, parseLogLevel } from '../service/log';
@@ -88,6 +94,11 @@ export async function serve(args: string[]): Promise<number> {
     'vector.scan',
     'auto',
     'read data objects by their columnar copies: auto, on (wherever a query allows), off',
+  );
+  const vectorWorkers = fs_.string(
+    'vector.workers',
+    '0',
+    'threads that decode columns for queries: a number, or auto for the cores available (0 or 1: on the query thread)',
   );
   const grace = fs_.string(
     'shutdown.grace',
@@ -175,6 +186,7 @@ export async function serve(args: string[]): Promise<number> {
     cacheSize: cacheSize.value,
     vectorCacheSize: vectorCacheSize.value < 0 ? cacheSize.value : vectorCacheSize.value,
     vectorScan: parseVectorScanMode(vectorScan.value),
+    vectorWorkers: parseWorkers(vectorWorkers.value),
   });
   const service = new Service({
     lake,

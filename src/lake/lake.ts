@@ -46,6 +46,7 @@ import { newScanStats, partition, PoolScan, ScanOptions, ScanStats } from './sca
 import { ColumnCache } from './colcache';
 import { decodeSeekIndex, KeyRange, overlaps, within } from './seekindex';
 import { ColumnMatch, ColumnScan, loadLayout, VectorScan, VectorScanOptions } from './vectorscan';
+import { DecodePool, parseWorkers } from './decodepool';
 import { VngLayout } from '../formats/vng/project';
 import { Snapshot } from './snapshot';
 import { removeIndexesOf, removeObjects, vacuumCandidates } from './vacuum';
@@ -117,6 +118,14 @@ export interface LakeOptions {
    * cache, colcache.ts); 0 turns it off. Default: cacheSize.
    */
   vectorCacheSize?: number;
+  /**
+   * Worker threads that decode columns for vector scans (decodepool.ts);
+   * 0 or 1 decode on the query's thread. Default from ZLAKE_VECTOR_WORKERS
+   * (a number or `auto`: the cores), else none (DEFAULT_WORKERS says why).
+   */
+  vectorWorkers?: number;
+  /** Columns of fewer decoded bytes are decoded in-thread (default DEFAULT_MIN_BYTES). */
+  vectorWorkerMinBytes?: number;
 }
 
 export type VectorScanMode = 'auto' | 'on' | 'off';
@@ -155,6 +164,8 @@ export class Lake {
   };
   private vngLayouts = new LRU<string, Promise<VngLayout>>(4096);
   readonly vectorScan: VectorScanMode;
+  /** Decodes columns on other cores (decodepool.ts). */
+  readonly decoder: DecodePool;
   private unsubscribe: () => void;
 
   constructor(
@@ -170,6 +181,10 @@ export class Lake {
     if (!(vsize >= 0)) throw invalid(`vector cache size must be a number of bytes: ${vsize}`);
     this.columnCache = new ColumnCache(vsize);
     this.vectorScan = opts.vectorScan ?? parseVectorScanMode(process.env.ZLAKE_VECTOR_SCAN);
+    this.decoder = new DecodePool(
+      opts.vectorWorkers ?? parseWorkers(process.env.ZLAKE_VECTOR_WORKERS),
+      opts.vectorWorkerMinBytes,
+    );
     this.registers = new Registers(storage, coord);
     this.branches = new BranchRegistry(this.registers, this.commits);
     this.pools = new PoolCatalog(this.registers, this.branches);
@@ -195,6 +210,7 @@ export class Lake {
     this.unsubscribe();
     await this.coord.close();
     await this.storage.close?.();
+    await this.decoder.close();
   }
 
   // ---- events ----
@@ -600,6 +616,7 @@ export class Lake {
         pool,
         commit: commit.toString(),
         cache: this.columnCache,
+        decoder: this.decoder,
         layout: layouts,
         // Objects a range covers in part are read by rows, whose seek
         // index skips the rest (unless forced on); an index lookup's few

@@ -56,6 +56,7 @@ export class LakeSource {
       ctx: req.ctx,
       paths: req.paths,
       shape: req.shape,
+      ...(req.dicts ? { dicts: req.dicts } : {}),
       ...(req.range ? { range: req.range } : {}),
       index: req.index,
     });

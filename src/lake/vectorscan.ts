@@ -8,6 +8,7 @@
 import { FormatError } from '../formats/io';
 import {
   Chunk,
+  ChunkSource,
   projectionSegments,
   ProjectedReader,
   reassemblyRange,
@@ -19,7 +20,10 @@ import { VngError } from '../formats/vng/reader';
 import { Segment } from '../formats/vng/metadata';
 import {
   chunkSource,
+  packSegments,
   planVectors,
+  primitiveSegments,
+  primitiveType,
   readColumn,
   readRecordNulls,
   readSuperOf,
@@ -28,6 +32,7 @@ import {
 import { Column, RecordShape, VecBatch } from '../zed/vector';
 import { ScanTypes } from './cache';
 import { ColumnCache, RowLayout } from './colcache';
+import type { DecodePool } from './decodepool';
 import type { PoolScan, ScanStats } from './scan';
 import { isNotFound, ObjectStore } from '../storage/storage';
 import { TypeContext } from '../zed/context';
@@ -259,6 +264,13 @@ export async function testedHits(columns: VectorCursor, match: ColumnMatch): Pro
   return hits;
 }
 
+/** Decoded bytes of a column's segments. */
+function memBytes(segs: Segment[]): number {
+  let n = 0;
+  for (const s of segs) n += s.memLength;
+  return n;
+}
+
 /** Fetches the ranges, a few at a time (the store's read-ahead). */
 async function fetchAll(
   storage: ObjectStore,
@@ -292,6 +304,12 @@ export interface VectorScanOptions {
   paths: readonly (readonly string[])[];
   /** Top-level fields (each also a one-element path) the rows are records of. */
   shape: readonly string[];
+  /**
+   * Paths (of paths) whose columns' dictionaries the reader will use
+   * (group-by keys, dcount arguments): a worker that decodes such a
+   * column builds its dictionary too.
+   */
+  dicts?: readonly (readonly string[])[];
 }
 
 /** What reading objects' columns needs of the lake. */
@@ -305,6 +323,8 @@ export interface ColumnEnv {
   layout(o: DataObject): Promise<VngLayout>;
   /** Where the bytes fetched and objects read are counted. */
   stats: ScanStats;
+  /** Worker threads that decode big primitive columns (absent or disabled: in-thread). */
+  decoder?: DecodePool;
 }
 
 /** What a vector scan needs of its lake. */
@@ -326,6 +346,12 @@ export class VectorScan {
   private group = 0;
   private rowScan: PoolScan | null = null;
   private closed = false;
+  /**
+   * Column reads started ahead of their turn, by group: with decoding
+   * workers, the next objects' columns are fetched and decoded while the
+   * query works on this one's; parts are still returned in group order.
+   */
+  private ahead = new Map<number, Promise<ColumnsRead | null>>();
 
   constructor(
     private readonly env: VectorScanEnv,
@@ -359,35 +385,82 @@ export class VectorScan {
         this.done();
         return null;
       }
-      const g = this.groups[this.group++];
-      if (g.length === 1 && this.env.use(g[0])) {
-        const o = g[0];
-        if (o.count === 0) continue;
-        const part = await this.columns(o);
-        if (part !== null) return part;
-      }
+      const at = this.group++;
+      const g = this.groups[at];
+      let started = this.ahead.get(at);
+      this.ahead.delete(at);
+      if (started === undefined && this.byColumns(g)) started = this.columns(g[0]);
+      this.readAhead();
+      if (started !== undefined) {
+        const r = await started;
+        if (r !== null) {
+          const st = this.env.stats;
+          st.objectsRead++;
+          st.objectsVector++;
+          st.recordsRead += r.n;
+          return { kind: 'columns', ...r };
+        }
+        // Its types need rows.
+      } else if (g.length === 1 && g[0].count === 0 && this.env.use(g[0])) continue;
       this.rowScan = this.env.rows(g);
     }
   }
 
   async close(): Promise<void> {
     this.closed = true;
+    // Reads started ahead finish on their own; nobody waits for them.
+    this.ahead.clear();
     await this.rowScan?.close();
     this.rowScan = null;
     this.done();
   }
 
-  /** The object's columns, or null when its types need rows. */
-  private async columns(o: DataObject): Promise<VectorPart | null> {
-    const { paths, shape, ctx } = this.opts;
-    const r = await readColumns(this.env, o, paths, shape, ctx);
-    if (r === null) return null;
-    const st = this.env.stats;
-    st.objectsRead++;
-    st.objectsVector++;
-    st.recordsRead += r.n;
-    return { kind: 'columns', ...r };
+  /** Whether a group is one object read by columns. */
+  private byColumns(g: DataObject[]): boolean {
+    return g.length === 1 && g[0].count > 0 && this.env.use(g[0]);
   }
+
+  /**
+   * Starts the column reads of the groups after the current one, up to as
+   * many objects as there are decoding workers.
+   */
+  private readAhead(): void {
+    const d = this.env.decoder;
+    const window = d?.enabled ? d.size : 0;
+    for (let i = this.group; i < this.groups.length && i < this.group + window; i++) {
+      if (this.ahead.has(i) || !this.byColumns(this.groups[i])) continue;
+      const p = this.columns(this.groups[i][0]);
+      // Its error surfaces when its turn comes (or never, if the scan closes first).
+      p.catch(() => {});
+      this.ahead.set(i, p);
+    }
+  }
+
+  /** The object's columns, or null when its types need rows. */
+  private columns(o: DataObject): Promise<ColumnsRead | null> {
+    const { paths, shape, ctx, dicts } = this.opts;
+    return readColumns(this.env, o, paths, shape, ctx, dicts);
+  }
+}
+
+/** An object's rows read as columns. */
+type ColumnsRead = { n: number; cols: Column[]; shape: RecordShape };
+
+/** Fetches the segments' byte ranges of an object's copy (counted in the stats). */
+async function fetchSegments(
+  env: ColumnEnv,
+  o: DataObject,
+  layout: VngLayout,
+  segs: Segment[],
+): Promise<ChunkSource> {
+  let chunks: Chunk[];
+  try {
+    chunks = await fetchAll(env.storage, vectorKey(env.pool.id, o.id), coalesce(segs));
+  } catch (e) {
+    throw wrap(e, o, env.commit);
+  }
+  for (const c of chunks) env.stats.bytesRead += c.buf.length;
+  return chunkSource(layout, chunks);
 }
 
 /**
@@ -401,7 +474,9 @@ export async function readColumns(
   paths: readonly (readonly string[])[],
   shape: readonly string[],
   ctx: TypeContext,
-): Promise<{ n: number; cols: Column[]; shape: RecordShape } | null> {
+  /** Paths whose dictionaries the caller will use (built by a worker that decodes them). */
+  dicts?: readonly (readonly string[])[],
+): Promise<ColumnsRead | null> {
   let layout: VngLayout;
   try {
     layout = await env.layout(o);
@@ -431,26 +506,56 @@ export async function readColumns(
       layout,
       todo.map((i) => paths[i]),
     )!;
-    const key = vectorKey(env.pool.id, o.id);
-    let chunks: Chunk[];
+    const src = await fetchSegments(env, o, layout, sub.segments);
     try {
-      chunks = await fetchAll(env.storage, key, coalesce(sub.segments));
-    } catch (e) {
-      throw wrap(e, o, env.commit);
-    }
-    for (const c of chunks) env.stats.bytesRead += c.buf.length;
-    try {
-      const src = chunkSource(layout, chunks);
       if (rows === undefined) {
         const superOf = readSuperOf(plan, src, n);
         rows = { superOf, nulls: readRecordNulls(plan, src, n, superOf) };
         cache.putRows(object, rows);
       }
+      const superOf = rows.superOf;
+      // Big primitive columns go to the workers first; the rest are
+      // decoded here meanwhile.
+      const dec = env.decoder;
+      const wanted = new Set((dicts ?? []).map((p) => JSON.stringify(p)));
+      const pending: Promise<void>[] = [];
+      const here: number[] = [];
+      // The error of the first column that fails, as the in-thread decode
+      // of the columns in order would throw.
+      const failures = new Map<number, unknown>();
       todo.forEach((i, j) => {
-        const c = readColumn(sub, j, src, n, rows!.superOf, cctx);
-        cache.putColumn(object, paths[i], c);
-        cols[i] = c;
+        const segs = dec?.enabled ? primitiveSegments(sub, j) : null;
+        if (!dec || segs === null || !dec.wants(memBytes(segs))) {
+          here.push(j);
+          return;
+        }
+        try {
+          const packed = packSegments(src, segs);
+          const type = primitiveType(sub, j, cctx);
+          const dict = wanted.has(JSON.stringify(paths[i]));
+          pending.push(
+            dec.decode(packed.buf, packed.segs, n, dict).then(
+              (data) => {
+                cols[i] = Column.uniform(data, type);
+              },
+              (e: unknown) => void failures.set(j, e),
+            ),
+          );
+        } catch (e) {
+          failures.set(j, e);
+        }
       });
+      for (const j of here) {
+        try {
+          cols[todo[j]] = readColumn(sub, j, src, n, superOf, cctx);
+        } catch (e) {
+          failures.set(j, e);
+          break;
+        }
+      }
+      await Promise.all(pending);
+      if (failures.size > 0) throw failures.get(Math.min(...failures.keys()));
+      for (const i of todo) cache.putColumn(object, paths[i], cols[i]!);
     } catch (e) {
       throw wrap(e, o, env.commit);
     }

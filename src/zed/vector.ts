@@ -246,7 +246,7 @@ export function tagOffsets(buf: Uint8Array, n: number): Int32Array {
 }
 
 /** Groups equal values: equal tagged bytes of the same type. */
-function buildDict(d: ColumnData, tix: Uint8Array | Uint16Array | Int32Array | null): Dict {
+export function buildDict(d: ColumnData, tix: Uint8Array | Uint16Array | Int32Array | null): Dict {
   const n = d.n;
   const buf = d.buf;
   const off = d.off;

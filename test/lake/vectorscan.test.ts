@@ -9,9 +9,7 @@ import { openLake } from '../../src/backend/open';
 import { parseValues, formatValue } from '../../src/formats/zson';
 import { Lake } from '../../src/lake';
 import { VectorScanMode } from '../../src/lake/lake';
-import { LakeSource } from '../../src/lake/source';
 import { ColumnCache } from '../../src/lake/colcache';
-import { compileQuery, QueryContext } from '../../src/query';
 import { arrayReader } from '../../src/query/runtime/ops/scan';
 import { TypeContext } from '../../src/zed/context';
 import { recordFields } from '../../src/zed/record';
@@ -19,27 +17,18 @@ import { TypeRecord } from '../../src/zed/types';
 import { Value } from '../../src/zed/value';
 import { Builder } from '../../src/zed/zcode';
 import { arbRecord } from '../helpers/arbitrary';
-import { rmDir, tmpDir } from './helpers';
+import { loadDns, QUERIES, run, tempLakes } from './vectordata';
 
-let dir: string;
-const open: Lake[] = [];
-
-beforeEach(() => {
-  dir = tmpDir();
-});
-afterEach(async () => {
-  for (const l of open.splice(0)) await l.close();
-  rmDir(dir);
-});
+const lakes = tempLakes();
 
 async function lakeWith(mode: VectorScanMode, sub = '', vectorCacheSize = 0): Promise<Lake> {
   const l = await openLake({
-    lake: `${dir}/${sub || mode}`,
+    lake: `${lakes.dir}/${sub || mode}`,
     vectorScan: mode,
     cacheSize: 0,
     vectorCacheSize,
   });
-  open.push(l);
+  lakes.open.push(l);
   return l;
 }
 
@@ -158,8 +147,8 @@ test('the modes: off never reads columns; auto only objects wholly in the key ra
 });
 
 test('auto reads by rows the objects whose rows the scan cache holds', async () => {
-  const l = await openLake({ lake: `${dir}/cached`, vectorScan: 'auto' });
-  open.push(l);
+  const l = await openLake({ lake: `${lakes.dir}/cached`, vectorScan: 'auto' });
+  lakes.open.push(l);
   await l.createPool('p', { layout: { keys: [['k']] } });
   // A load puts what it writes in the cache.
   await l.load('p', 'main', arrayReader(parseValues(new TypeContext(), '{k:1,s:"a"} {k:2}')));
@@ -172,63 +161,6 @@ test('auto reads by rows the objects whose rows the scan cache holds', async () 
 });
 
 /** A query's output as ZSON and its scan's stats, with the column path forced on or off. */
-async function run(lake: Lake, query: string) {
-  const ctx = new QueryContext();
-  const q = await compileQuery(query, { ctx, source: new LakeSource(lake) });
-  const out = (await q.all()).map((v) => formatValue(v));
-  return { out, stats: ctx.stats };
-}
-
-const DATA = Array.from({ length: 400 }, (_, i) => {
-  const ts = `${1_700_000_000 + (i % 97)}`;
-  const q = i % 7 === 0 ? 'null' : `"host${i % 13}.example"`;
-  const qt = ['"A"', '"AAAA"', '"MX"'][i % 3];
-  const rtt = i % 5 === 0 ? 'null' : `${(i % 11) * 0.25}`;
-  const extra = i % 9 === 0 ? `,extra:[${i},${i + 1}]` : '';
-  return `{ts:${ts},id:{orig_h:10.0.0.${i % 17},orig_p:${i % 3}(port=uint16)},query:${q},qtype_name:${qt},rtt:${rtt}${extra}}`;
-}).join('\n');
-
-const QUERIES = [
-  'count()',
-  'count() by qtype_name',
-  'count() by qtype_name, query | sort qtype_name, query',
-  'query=="host3.example" | cut ts, query',
-  'cut ts,query',
-  'summarize count(), sum(rtt), dcount(id.orig_h) by query | sort query',
-  'summarize avg(rtt), min(rtt), max(rtt), minq:=min(query), maxts:=max(ts) by qtype_name | sort qtype_name',
-  'rtt > 1 | count() by id.orig_h | sort id',
-  'sort rtt, ts | head 5 | yield {q:query, r:rtt}',
-  'tail 3 | yield id.orig_p',
-  'yield extra[0]',
-  'has(extra) | cut extra',
-  'every(10s) | count()',
-  'count() by every(10s) | sort ts',
-  'cut missingfield',
-  'yield typeof(query)',
-  'yield typeof(this)',
-  'query=="host3.example"',
-  'query=="nosuch"',
-  'rtt > 2',
-  'id.orig_h==10.0.0.3 | head 3',
-  'ts > 1700000050 and qtype_name=="MX" | tail 4',
-  'query=="host3.example" or extra[0]==9',
-  // A running aggregate in a filter sees every value, in order.
-  'rtt > 1 and count() < 5',
-  'where count() < 3',
-  'head 2',
-  'sort this | head 1',
-  'grep(/host1/) | count()',
-];
-
-async function loadDns(...lakes: Lake[]): Promise<void> {
-  for (const lake of lakes) {
-    await lake.createPool('dns', { layout: { keys: [['ts']] }, threshold: 6000 });
-    const ctx = new TypeContext();
-    const vals = parseValues(ctx, DATA);
-    await lake.load('dns', 'main', arrayReader(vals.slice(0, 250)));
-    await lake.load('dns', 'main', arrayReader(vals.slice(250)));
-  }
-}
 
 test('queries answer the same with the column path forced on and off', async () => {
   const on = await lakeWith('on');

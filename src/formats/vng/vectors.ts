@@ -14,7 +14,7 @@
 // caller fetches only those byte ranges.
 
 import { TypeContext } from '../../zed/context';
-import { TypeRecord, TypeType } from '../../zed/types';
+import { Type, TypeRecord, TypeType } from '../../zed/types';
 import { Column, ColumnData, RecordRecipe, RecordShape, tagOffsets } from '../../zed/vector';
 import { Builder } from '../../zed/zcode';
 import { lz4Decompress } from '../zng';
@@ -212,6 +212,72 @@ export function readRecordNulls(
   return out;
 }
 
+/**
+ * The segments of plan.paths[p] when its column is one primitive column
+ * stored as is (one super type, a primitive leaf, no nulls on the way: the
+ * common case, whose decode is decodePrimitive alone), else null.
+ */
+export function primitiveSegments(plan: VectorPlan, p: number): Segment[] | null {
+  if (plan.sources.length !== 1) return null;
+  const s0 = plan.sources[0][p];
+  if (s0.kind !== 'leaf' || s0.runs.length !== 0) return null;
+  const leaf = unnamed(s0.leaf);
+  return leaf.kind === 'Primitive' ? leaf.segmap : null;
+}
+
+/** The type of plan.paths[p]'s values when primitiveSegments gives its segments. */
+export function primitiveType(plan: VectorPlan, p: number, ctx: TypeContext): Type {
+  const s0 = plan.sources[0][p];
+  if (s0.kind !== 'leaf') throw new Error('internal error: not a primitive column');
+  return metaType(ctx, s0.leaf);
+}
+
+/** A primitive column's n values: its segments decompressed end to end, and where each value starts. */
+export function decodePrimitive(src: ChunkSource, segs: Segment[], n: number): ColumnData {
+  const buf = concatSegments(src, segs);
+  let off: Int32Array;
+  try {
+    off = tagOffsets(buf, n);
+  } catch (e) {
+    throw new VngError(`vng: ${(e as Error).message}`);
+  }
+  return new ColumnData(buf, off);
+}
+
+/**
+ * The stored bytes of segments end to end in a buffer of their own (so it
+ * can be handed to another thread), and the segments renumbered to point
+ * into it; checked as a read of them checks them.
+ */
+export function packSegments(src: ChunkSource, segs: Segment[]): { buf: Buffer; segs: Segment[] } {
+  // First every segment is located (and checked), then the bytes copied.
+  const parts: { from: Buffer; at: number; len: number; lz4: boolean }[] = [];
+  let size = 0;
+  for (const s of segs) {
+    const lz4 = s.compression === CompressionLZ4 && s.memLength > 0;
+    if (lz4) {
+      const loc = src.locate(s);
+      parts.push({ from: loc.buf, at: loc.at, len: s.length, lz4 });
+    } else {
+      // Stored as is (or empty): its bytes as a read loads them.
+      const b = src.load(s);
+      parts.push({ from: b, at: 0, len: b.length, lz4 });
+    }
+    size += parts[parts.length - 1].len;
+  }
+  // allocUnsafeSlow: not a slice of Node's shared pool, so its ArrayBuffer can be transferred.
+  const buf = Buffer.allocUnsafeSlow(size);
+  const out: Segment[] = [];
+  let at = 0;
+  parts.forEach((p, i) => {
+    p.from.copy(buf, at, p.at, p.at + p.len);
+    const compression = p.lz4 ? CompressionLZ4 : CompressionNone;
+    out.push({ offset: at, length: p.len, memLength: segs[i].memLength, compression });
+    at += p.len;
+  });
+  return { buf, segs: out };
+}
+
 /** The column of plan.paths[p] for the n rows, its types in ctx. */
 export function readColumn(
   plan: VectorPlan,
@@ -224,21 +290,8 @@ export function readColumn(
   const missing = ctx.missing();
   const srcs = plan.sources.map((row) => row[p]);
   const types = srcs.map((s) => (s.kind === 'missing' ? missing.type : metaType(ctx, s.leaf)));
-  // Fast path: one super type, a primitive leaf, no nulls on the way.
-  const s0 = srcs[0];
-  if (srcs.length === 1 && s0.kind === 'leaf' && s0.runs.length === 0) {
-    const leaf = unnamed(s0.leaf);
-    if (leaf.kind === 'Primitive') {
-      const buf = concatSegments(src, leaf.segmap);
-      let off: Int32Array;
-      try {
-        off = tagOffsets(buf, n);
-      } catch (e) {
-        throw new VngError(`vng: ${(e as Error).message}`);
-      }
-      return Column.uniform(new ColumnData(buf, off), types[0]);
-    }
-  }
+  const segs = primitiveSegments(plan, p);
+  if (segs !== null) return Column.uniform(decodePrimitive(src, segs, n), types[0]);
   const readers = srcs.map((s) =>
     s.kind === 'missing' ? null : wrap(src, s.runs, newColumnReader(src, s.leaf)),
   );

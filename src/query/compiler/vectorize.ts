@@ -264,6 +264,23 @@ function plan(seq: dag.Seq): Plan | null {
 }
 
 /**
+ * The paths whose columns' dictionaries a summarize will use (a single
+ * key's, dcount's arguments'): a source that decodes columns on other
+ * threads builds those there.
+ */
+function dictPaths(steps: Step[]): string[][] {
+  const out: string[][] = [];
+  for (const s of steps) {
+    if (s.kind !== 'summarize') continue;
+    const keys = s.op.keys;
+    if (keys.length === 1 && keys[0].rhs.kind === 'This') out.push(keys[0].rhs.path);
+    for (const a of s.op.aggs)
+      if (a.agg.name === 'dcount' && a.agg.expr?.kind === 'This') out.push(a.agg.expr.path);
+  }
+  return out;
+}
+
+/**
  * Builds seq (which starts with a source) with its leading operators on
  * columns, when mode and the query allow; returns the outputs of the
  * whole sequence, or null to build it all on the row engine.
@@ -294,6 +311,7 @@ export function buildVectorized(b: Builder, seq: dag.Seq, mode: VectorMode): Ope
     const lake = source!;
     const fields = [...new Set(pathList.map((x) => x[0]))];
     const index = indexFilter(scan.filter);
+    const dicts = dictPaths(p.steps);
     op = lake.scanVectors
       ? new VecSourceScan(
           ctx,
@@ -304,6 +322,7 @@ export function buildVectorized(b: Builder, seq: dag.Seq, mode: VectorMode): Ope
               paths: pathList,
               shape: p.shape,
               index,
+              ...(dicts.length > 0 ? { dicts } : {}),
             }),
           exprs,
           !liftedFilter,

@@ -112,6 +112,8 @@ export interface VectorScanRequest {
   /** Top-level fields (each also a one-element path) the rows are records of. */
   shape: readonly string[];
   index?: IndexFilter | null;
+  /** Paths whose columns' dictionaries the engine will use (a source may build them early, elsewhere). */
+  dicts?: readonly (readonly string[])[];
 }
 
 /** One piece of a scan by columns, in pool order. */

@@ -1,0 +1,118 @@
+// Records and queries shared by the tests of scans by columns: a small
+// DNS-like pool (nulls, nested records, an optional array field) loaded in
+// two commits, and queries over every operator the vector engine runs and
+// many it hands to the row engine.
+
+import { parseValues, formatValue } from '../../src/formats/zson';
+import { Lake } from '../../src/lake';
+import { LakeSource } from '../../src/lake/source';
+import { compileQuery, QueryContext } from '../../src/query';
+import { arrayReader } from '../../src/query/runtime/ops/scan';
+import { TypeContext } from '../../src/zed/context';
+import { rmDir, tmpDir } from './helpers';
+
+/** n DNS-like records as ZSON, the ith with ts(i). */
+export function dnsRecords(n: number, ts: (i: number) => string): string {
+  return Array.from({ length: n }, (_, i) => dnsRecord(i, ts(i))).join('\n');
+}
+
+function dnsRecord(i: number, ts: string): string {
+  const q = i % 7 === 0 ? 'null' : `"host${i % 13}.example"`;
+  const qt = ['"A"', '"AAAA"', '"MX"'][i % 3];
+  const rtt = i % 5 === 0 ? 'null' : `${(i % 11) * 0.25}`;
+  const extra = i % 9 === 0 ? `,extra:[${i},${i + 1}]` : '';
+  return `{ts:${ts},id:{orig_h:10.0.0.${i % 17},orig_p:${i % 3}(port=uint16)},query:${q},qtype_name:${qt},rtt:${rtt}${extra}}`;
+}
+
+/**
+ * n records of one type (nulls typed, rtt always a float, no extra) with
+ * distinct keys: the objects one load cuts them into do not overlap, so
+ * every object can be read by columns by the fastest path there is.
+ */
+export function oneTypeRecords(n: number): string {
+  return dnsRecords(n, (i) => `${1_700_000_000 + i}`)
+    .split('\n')
+    .filter((l) => !l.includes('extra'))
+    .join('\n')
+    .replace(/query:null/g, 'query:null(string)')
+    .replace(/rtt:null/g, 'rtt:null(float64)')
+    .replace(/rtt:(\d+)\}/g, 'rtt:$1.0}');
+}
+
+export const DATA = dnsRecords(400, (i) => `${1_700_000_000 + (i % 97)}`);
+
+export const QUERIES = [
+  'count()',
+  'count() by qtype_name',
+  'count() by qtype_name, query | sort qtype_name, query',
+  'query=="host3.example" | cut ts, query',
+  'cut ts,query',
+  'summarize count(), sum(rtt), dcount(id.orig_h) by query | sort query',
+  'summarize avg(rtt), min(rtt), max(rtt), minq:=min(query), maxts:=max(ts) by qtype_name | sort qtype_name',
+  'rtt > 1 | count() by id.orig_h | sort id',
+  'sort rtt, ts | head 5 | yield {q:query, r:rtt}',
+  'tail 3 | yield id.orig_p',
+  'yield extra[0]',
+  'has(extra) | cut extra',
+  'every(10s) | count()',
+  'count() by every(10s) | sort ts',
+  'cut missingfield',
+  'yield typeof(query)',
+  'yield typeof(this)',
+  'query=="host3.example"',
+  'query=="nosuch"',
+  'rtt > 2',
+  'id.orig_h==10.0.0.3 | head 3',
+  'ts > 1700000050 and qtype_name=="MX" | tail 4',
+  'query=="host3.example" or extra[0]==9',
+  // A running aggregate in a filter sees every value, in order.
+  'rtt > 1 and count() < 5',
+  'where count() < 3',
+  'head 2',
+  'sort this | head 1',
+  'grep(/host1/) | count()',
+];
+
+/** Loads records into pool dns of each lake in one commit, cut into objects at threshold bytes. */
+export async function loadDnsObjects(
+  threshold: number,
+  records: string,
+  ...lakes: Lake[]
+): Promise<void> {
+  for (const lake of lakes) {
+    await lake.createPool('dns', { layout: { keys: [['ts']] }, threshold });
+    await lake.load('dns', 'main', arrayReader(parseValues(new TypeContext(), records)));
+  }
+}
+
+/** Loads DATA into pool dns of each lake in two commits (objects that overlap). */
+export async function loadDns(...lakes: Lake[]): Promise<void> {
+  for (const lake of lakes) {
+    await lake.createPool('dns', { layout: { keys: [['ts']] }, threshold: 6000 });
+    const ctx = new TypeContext();
+    const vals = parseValues(ctx, DATA);
+    await lake.load('dns', 'main', arrayReader(vals.slice(0, 250)));
+    await lake.load('dns', 'main', arrayReader(vals.slice(250)));
+  }
+}
+
+/** A query's output as ZSON lines, and its stats. */
+export async function run(lake: Lake, query: string) {
+  const ctx = new QueryContext();
+  const q = await compileQuery(query, { ctx, source: new LakeSource(lake) });
+  const out = (await q.all()).map((v) => formatValue(v));
+  return { out, stats: ctx.stats };
+}
+
+/** A fresh directory per test for lakes, and the lakes opened there (closed after each test). */
+export function tempLakes(): { dir: string; open: Lake[] } {
+  const t = { dir: '', open: [] as Lake[] };
+  beforeEach(() => {
+    t.dir = tmpDir();
+  });
+  afterEach(async () => {
+    for (const l of t.open.splice(0)) await l.close();
+    rmDir(t.dir);
+  });
+  return t;
+}
