@@ -216,7 +216,9 @@ class WarningsReader implements ValueReader {
     } catch (e) {
       if (!(e instanceof FormatError) && !isZlibError(e)) throw e;
       this.done = true;
-      this.warnings.push((e as Error).message);
+      // A truncated compressed body: the reference's (Go's) text for it.
+      const code = (e as { code?: unknown }).code;
+      this.warnings.push(code === 'Z_BUF_ERROR' ? 'unexpected EOF' : (e as Error).message);
       return null;
     }
   }
