@@ -187,11 +187,19 @@ export class VecTail implements VecOperator {
   }
 }
 
-/** 0, 1, ..., n-1. */
+/** The shared 0, 1, 2, ... that identity() returns views of (grown as needed). */
+let ids = new Int32Array(0);
+
+/**
+ * 0, 1, ..., n-1: a view of one shared array (no allocation per batch), so
+ * read only, as every selection is.
+ */
 export function identity(n: number): Int32Array {
-  const a = new Int32Array(n);
-  for (let i = 0; i < n; i++) a[i] = i;
-  return a;
+  if (ids.length < n) {
+    ids = new Int32Array(Math.max(n, 2 * ids.length));
+    for (let i = 0; i < ids.length; i++) ids[i] = i;
+  }
+  return ids.subarray(0, n);
 }
 
 /**

@@ -137,6 +137,40 @@ test('the same with summarize spilling its groups', async () => {
   );
 });
 
+/** Records whose s is always a string (a column of one type): the filters' byte paths. */
+const uniform = fc.array(
+  fc
+    .record({
+      s: fc.constantFrom('"a"', '"b"', '""', 'null(string)', '"ab"', '"a"'),
+      i: fc.integer({ min: 0, max: 9 }),
+    })
+    .map(({ s, i }) => `{s:${s},i:${i}}`),
+  { maxLength: 40 },
+);
+
+const uniformQueries = [
+  's=="a" | cut i',
+  's=="" | cut s, i',
+  // The second leaf on the same column finds its constant in the dictionary.
+  's=="a" or s=="" | cut s, i',
+  's=="ab" or s=="b" or s=="zz" | cut s',
+  'not s=="" | cut s',
+  's=="zz" | count()',
+  's=="b" and i > 4 | count() by s',
+  's > "a" | cut s',
+  's != "a" | cut s',
+  'i == 3 | cut s',
+];
+
+test('filters comparing one-type columns with constants answer as the row engine', async () => {
+  await fc.assert(
+    fc.asyncProperty(uniform, fc.constantFrom(...uniformQueries), async (vals, q) => {
+      await both(q, vals.join('\n'));
+    }),
+    { numRuns: 300 },
+  );
+});
+
 test('the vector operators run where the query allows', async () => {
   const filter = jest.spyOn(VecFilter.prototype, 'pull');
   const summ = jest.spyOn(
