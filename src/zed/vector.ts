@@ -44,6 +44,13 @@ export class ColumnData {
     return this.off.length - 1;
   }
 
+  private dv: DataView | null = null;
+
+  /** A view of buf (for reading it a word at a time). */
+  get view(): DataView {
+    return (this.dv ??= new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.length));
+  }
+
   /** Bytes held, derived data included. */
   get bytes(): number {
     let b = this.buf.length + this.off.byteLength;

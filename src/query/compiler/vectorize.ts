@@ -353,6 +353,11 @@ export function buildVectorized(b: Builder, seq: dag.Seq, mode: VectorMode): Ope
       }
     }
   }
-  out ??= new Materialize(op, ctx, b.projection(p.project ?? undefined));
+  out ??= new Materialize(
+    op,
+    ctx,
+    b.projection(p.project ?? undefined),
+    (f) => colOf.get(JSON.stringify([f])) ?? -1,
+  );
   return b.seq(p.rest, [out]);
 }
