@@ -4,7 +4,7 @@
 // the row engine (materialized) where a query leaves the vector engine.
 
 import { TypeContext } from '../../zed/context';
-import { Column, ColumnBuilder, ColumnData, RecordRecipe, VecBatch } from '../../zed/vector';
+import { Column, ColumnBuilder, RecordRecipe, VecBatch } from '../../zed/vector';
 import { EMPTY, Value } from '../../zed/value';
 import { putUvarint, uvarintSize } from '../../zed/zcode';
 import { Expr } from '../expr/expr';
@@ -49,22 +49,21 @@ function copyRun(
   dst: Buffer,
   dv: DataView,
   o: number,
-  src: ColumnData,
+  src: Buffer,
+  sv: DataView,
   from: number,
   to: number,
 ): number {
   const n = to - from;
   if (n > 32) {
-    src.buf.copy(dst, o, from, to);
+    src.copy(dst, o, from, to);
     return o + n;
   }
-  if (to + 4 <= src.buf.length) {
-    const sv = src.view;
+  if (to + 4 <= src.length) {
     for (let k = 0; k < n; k += 4) dv.setInt32(o + k, sv.getInt32(from + k, true), true);
     return o + n;
   }
-  const b = src.buf;
-  for (let k = from; k < to; k++) dst[o++] = b[k];
+  for (let k = from; k < to; k++) dst[o++] = src[k];
   return o;
 }
 
@@ -130,7 +129,7 @@ export function materialize(
     const start = o;
     for (let f = 0; f < rc.length; f++) {
       const d = cols[rc[f]].data;
-      o = copyRun(buf, dv, o, d, d.off[i], d.off[i + 1]);
+      o = copyRun(buf, dv, o, d.buf, d.view, d.off[i], d.off[i + 1]);
     }
     out[k - from] = new Value(r.type, buf, start, body);
   }
@@ -143,6 +142,8 @@ function oneRecipe(b: VecBatch, from: number, to: number, r: RecordRecipe): Valu
   const out = new Array<Value>(to - from);
   const datas = r.cols.map((c) => b.cols[c].data);
   const offs = datas.map((d) => d.off);
+  const bufs = datas.map((d) => d.buf);
+  const views = datas.map((d) => d.view);
   const nf = datas.length;
   // The bodies' sizes, then room for each record's spare byte and tag
   // (no body is longer than all of them).
@@ -174,7 +175,7 @@ function oneRecipe(b: VecBatch, from: number, to: number, r: RecordRecipe): Valu
     const start = o;
     for (let f = 0; f < nf; f++) {
       const off = offs[f];
-      o = copyRun(buf, dv, o, datas[f], off[i], off[i + 1]);
+      o = copyRun(buf, dv, o, bufs[f], views[f], off[i], off[i + 1]);
     }
     out[k - from] = new Value(t, buf, start, body);
   }
