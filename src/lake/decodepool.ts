@@ -36,7 +36,7 @@ export type DecodeReply =
       id: number;
       buf: Uint8Array;
       off: Int32Array;
-      dict: { codes: Int32Array; rows: Int32Array } | null;
+      dict: { codes: Int32Array; rows: Int32Array; slots: Int32Array } | null;
     }
   | { id: number; error: string; vng: boolean };
 
@@ -120,7 +120,8 @@ class PoolWorker {
     }
     const buf = Buffer.from(r.buf.buffer, r.buf.byteOffset, r.buf.byteLength);
     const data = new ColumnData(buf, r.off);
-    if (r.dict) data.dict = new Dict(r.dict.codes, r.dict.rows);
+    // A plain column: one type, so no type index.
+    if (r.dict) data.dict = new Dict(r.dict.codes, r.dict.rows, r.dict.slots, data, null);
     p.resolve(data);
   }
 }

@@ -31,11 +31,15 @@ function decode(req: DecodeRequest): { reply: DecodeReply; transfer: ArrayBuffer
     const buf = alone(new Uint8Array(data.buf.buffer, data.buf.byteOffset, data.buf.byteLength));
     const off = alone(data.off);
     const transfer: ArrayBuffer[] = [buf.buffer as ArrayBuffer, off.buffer as ArrayBuffer];
-    let dict: { codes: Int32Array; rows: Int32Array } | null = null;
+    let dict: { codes: Int32Array; rows: Int32Array; slots: Int32Array } | null = null;
     if (req.dict) {
       const d = buildDict(data, null);
-      dict = { codes: alone(d.codes), rows: alone(d.rows) };
-      transfer.push(dict.codes.buffer as ArrayBuffer, dict.rows.buffer as ArrayBuffer);
+      dict = { codes: alone(d.codes), rows: alone(d.rows), slots: alone(d.slots) };
+      transfer.push(
+        dict.codes.buffer as ArrayBuffer,
+        dict.rows.buffer as ArrayBuffer,
+        dict.slots.buffer as ArrayBuffer,
+      );
     }
     return { reply: { id: req.id, buf, off, dict }, transfer };
   } catch (e) {

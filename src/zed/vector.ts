@@ -27,6 +27,11 @@ export class ColumnData {
   nums: Numbers | null | undefined = undefined;
   /** Anything else a consumer derives and keeps with the data (e.g. dcount codes). */
   extra: Map<string, unknown> | null = null;
+  /**
+   * Times a filter has tested the data: past the first, a cache is
+   * sharing it between queries, so deriving a dictionary pays.
+   */
+  uses = 0;
 
   constructor(
     /** Tagged values end to end. */
@@ -37,6 +42,13 @@ export class ColumnData {
 
   get n(): number {
     return this.off.length - 1;
+  }
+
+  private dv: DataView | null = null;
+
+  /** A view of buf (for reading it a word at a time). */
+  get view(): DataView {
+    return (this.dv ??= new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.length));
   }
 
   /** Bytes held, derived data included. */
@@ -55,6 +67,10 @@ export class Dict {
     readonly codes: Int32Array,
     /** For each code, a row holding its value (its first). */
     readonly rows: Int32Array,
+    /** Open-addressed hash index of the codes by their tagged bytes (-1: empty). */
+    readonly slots: Int32Array,
+    private readonly data: ColumnData,
+    private readonly typeIndex: Uint8Array | Uint16Array | Int32Array | null,
   ) {}
 
   get count(): number {
@@ -62,7 +78,28 @@ export class Dict {
   }
 
   get bytes(): number {
-    return this.codes.byteLength + this.rows.byteLength;
+    return this.codes.byteLength + this.rows.byteLength + this.slots.byteLength;
+  }
+
+  /**
+   * The code of the value of type index ti whose tagged bytes are
+   * lit[0, lit.length), or -1 when no row has it.
+   */
+  find(lit: Uint8Array, ti: number): number {
+    const { buf, off } = this.data;
+    const len = lit.length;
+    const mask = this.slots.length - 1;
+    const tix = this.typeIndex;
+    for (let s = (hashBytes(lit, 0, len, ti) | 0) & mask; ; s = (s + 1) & mask) {
+      const c = this.slots[s];
+      if (c < 0) return -1;
+      const r = this.rows[c];
+      const a = off[r];
+      if (off[r + 1] - a !== len || (tix !== null && tix[r] !== ti)) continue;
+      let k = 0;
+      while (k < len && buf[a + k] === lit[k]) k++;
+      if (k === len) return c;
+    }
   }
 }
 
@@ -311,7 +348,18 @@ export function buildDict(d: ColumnData, tix: Uint8Array | Uint16Array | Int32Ar
     }
     codes[i] = code;
   }
-  return new Dict(codes, rows.slice(0, count));
+  // The index kept with the dictionary: at most half full, by the same hashes.
+  let keep = 1024;
+  while (keep < count * 2) keep <<= 1;
+  const index = new Int32Array(keep).fill(-1);
+  for (let j = 0; j < slots.length; j++) {
+    const c = slots[j];
+    if (c < 0) continue;
+    let q = hashes[j] & (keep - 1);
+    while (index[q] >= 0) q = (q + 1) & (keep - 1);
+    index[q] = c;
+  }
+  return new Dict(codes, rows.slice(0, count), index, d, tix);
 }
 
 /** Integer type IDs whose values may be exact float64s. */

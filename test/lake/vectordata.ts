@@ -47,6 +47,11 @@ export const QUERIES = [
   'count() by qtype_name, query | sort qtype_name, query',
   'query=="host3.example" | cut ts, query',
   'cut ts,query',
+  // Cuts of one-type columns are built from the columns as the cut records.
+  'cut ts, qtype_name',
+  'cut q:=qtype_name, t:=ts, id',
+  'qtype_name=="MX" | cut qtype_name, ts',
+  'cut ts, rtt',
   'summarize count(), sum(rtt), dcount(id.orig_h) by query | sort query',
   'summarize avg(rtt), min(rtt), max(rtt), minq:=min(query), maxts:=max(ts) by qtype_name | sort qtype_name',
   'rtt > 1 | count() by id.orig_h | sort id',

@@ -72,6 +72,19 @@ export class ZngWriter implements ValueWriter {
       }
       const len = v.len;
       let o = values.len;
+      if (
+        id < 0x80 &&
+        i + 1 < vals.length &&
+        vals[i + 1].buf === v.buf &&
+        types.out.len < this.threshold
+      ) {
+        const n = this.copyRun(vals, i, id, limit - o);
+        if (n > 1) {
+          i += n - 1;
+          if (values.len >= limit || types.out.len >= this.threshold) await this.flush();
+          continue;
+        }
+      }
       if (o + 20 + len > values.buf.length) {
         values.ensure(20 + (len > 0 ? len : 0));
       }
@@ -96,6 +109,64 @@ export class ZngWriter implements ValueWriter {
       if (o >= limit || types.out.len >= this.threshold) await this.flush();
     }
   }
+
+  /**
+   * Writes the values from vals[i] on that lie end to end in one buffer,
+   * each as [one byte][its tag][its body] (as ZNG values of one-byte type
+   * IDs do, and materialized rows, batch.ts), of vals[i]'s type (whose ID
+   * id is one byte), up to about room bytes: they are copied as one
+   * piece, and the byte before each tag then set to id. The tags are
+   * checked, so any values may be passed. The run ends where writing
+   * value by value would flush: after the value that reaches room bytes
+   * (the caller tries a run only while the typedefs waiting are below
+   * the threshold: the run's type is defined, so they do not grow).
+   * Returns how many were written (0 or 1: none, the caller writes
+   * vals[i] itself).
+   */
+  private copyRun(vals: Value[], i: number, id: number, room: number): number {
+    const first = vals[i];
+    const t = first.type;
+    const buf = first.buf;
+    let at = this.runAt;
+    let start = -1;
+    let end = 0;
+    let n = 0;
+    for (let j = i; j < vals.length; j++) {
+      const v = vals[j];
+      const len = v.len;
+      if (v.type !== t || v.buf !== buf || len < 0) break;
+      const off = v.off;
+      const tag = len + 1;
+      let head: number;
+      if (tag < 0x80) {
+        if (buf[off - 1] !== tag) break;
+        head = off - 2;
+      } else if (tag < 0x4000) {
+        if (buf[off - 2] !== ((tag & 0x7f) | 0x80) || buf[off - 1] !== tag >>> 7) break;
+        head = off - 3;
+      } else break;
+      if (start < 0) {
+        if (head < 0) break;
+        start = head;
+      } else if (head !== end || head - start >= room) break;
+      if (n === at.length) this.runAt = at = growInt32(at, n);
+      at[n++] = head - start;
+      end = off + len;
+    }
+    if (n < 2) return 0;
+    const values = this.values;
+    const size = end - start;
+    values.ensure(size);
+    const out = values.buf;
+    const o = values.len;
+    buf.copy(out, o, start, end);
+    for (let k = 0; k < n; k++) out[o + at[k]] = id;
+    values.len = o + size;
+    return n;
+  }
+
+  /** Where each value of a run starts, from the run's start (copyRun). */
+  private runAt: Int32Array = new Int32Array(1024);
 
   /**
    * Writes a control frame after flushing buffered values, so controls and
@@ -238,6 +309,12 @@ export class ZngWriter implements ValueWriter {
     payload.copy(out, o, from, from + len);
     return o + len;
   }
+}
+
+function growInt32(a: Int32Array, n: number): Int32Array {
+  const b = new Int32Array(2 * a.length);
+  b.set(a.subarray(0, n));
+  return b;
 }
 
 export function newWriter(sink: ByteSink, opts: WriterOptions = {}): ZngWriter {

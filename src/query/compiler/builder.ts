@@ -6,7 +6,7 @@
 // pushed into them.
 
 import { TypeContext, DuplicateFieldError } from '../../zed/context';
-import { TypeNet, TypeString } from '../../zed/types';
+import { ID, TypeNet, TypeString } from '../../zed/types';
 import { Value } from '../../zed/value';
 import { ValueReader } from '../../formats/io';
 import { AggregateError, Aggregator, newAggregatorExpr } from '../aggregates';
@@ -19,6 +19,7 @@ import {
   Equal,
   In,
   PredicateExpr,
+  taggedBytes,
 } from '../expr/compare';
 import { MapExpr, recordExpr, VectorExpr } from '../expr/containers';
 import { isError } from '../expr/errors';
@@ -265,8 +266,14 @@ export class Builder {
     if (op === '==' || op === '!=' || op === '<' || op === '<=' || op === '>' || op === '>=') {
       const lit = this.constValue(e.rhs);
       if (!isError(lit)) {
-        const pred = comparison(op, lit.copy());
-        if (pred !== null) return new PredicateExpr(this.expr(e.lhs), pred);
+        const c = lit.copy();
+        const pred = comparison(op, c);
+        if (pred !== null)
+          return new PredicateExpr(
+            this.expr(e.lhs),
+            pred,
+            op === '==' && c.type.under.id === ID.String ? taggedBytes(c) : null,
+          );
       }
     }
     const lhs = this.expr(e.lhs);

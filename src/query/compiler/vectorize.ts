@@ -148,17 +148,18 @@ export function compileMatch(
   list.forEach((p, i) => colOf.set(JSON.stringify(p), i));
   const pred = compilePredicate(b, pp, colOf);
   const pe = new PredicateEval(b.env.ctx.zctx.missing());
+  let buf = new Int8Array(0);
   return {
     paths: list,
     select: (batch) => {
       const rows = batch.sel ?? identity(batch.n);
-      const codes = new Int8Array(rows.length);
+      if (buf.length < rows.length) buf = new Int8Array(rows.length);
+      const codes = buf.subarray(0, rows.length);
       pe.eval(pred, batch, rows, codes);
-      let n = 0;
-      for (let k = 0; k < codes.length; k++) if (mayPass(codes[k])) n++;
-      const out = new Int32Array(n);
-      for (let k = 0, j = 0; k < codes.length; k++) if (mayPass(codes[k])) out[j++] = rows[k];
-      return out;
+      // One pass; the hits are few where this pays (a needle search).
+      const hits: number[] = [];
+      for (let k = 0; k < codes.length; k++) if (mayPass(codes[k])) hits.push(rows[k]);
+      return Int32Array.from(hits);
     },
   };
 }
@@ -371,6 +372,11 @@ export function buildVectorized(b: Builder, seq: dag.Seq, mode: VectorMode): Ope
       }
     }
   }
-  out ??= new Materialize(op, ctx, b.projection(p.project ?? undefined));
+  out ??= new Materialize(
+    op,
+    ctx,
+    b.projection(p.project ?? undefined),
+    (f) => colOf.get(JSON.stringify([f])) ?? -1,
+  );
   return b.seq(p.rest, [out]);
 }

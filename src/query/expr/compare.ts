@@ -20,6 +20,7 @@ import {
 } from '../../zed/primitive';
 import { ID, isFloat, isNumber, isSigned, Type } from '../../zed/types';
 import { Value } from '../../zed/value';
+import { putUvarint, uvarintSize } from '../../zed/zcode';
 import {
   coercionType,
   ERR_OVERFLOW,
@@ -185,6 +186,12 @@ export class PredicateExpr implements Expr {
   constructor(
     readonly operand: Expr,
     readonly pred: Predicate,
+    /**
+     * For `operand == <string constant>`: the constant's tagged bytes. The
+     * predicate can hold only for a value of the same tagged length (the
+     * vector engine's filters skip the rest without calling it).
+     */
+    readonly stringEq: Buffer | null = null,
   ) {}
 
   eval(self: Value): Value {
@@ -192,6 +199,15 @@ export class PredicateExpr implements Expr {
     if (isError(v)) return v;
     return this.pred(v.type, v.buf, v.off, v.len) ? TRUE : FALSE;
   }
+}
+
+/** A value's body with its zcode tag before it (null: the tag 0 alone), as a column stores it. */
+export function taggedBytes(v: Value): Buffer {
+  if (v.len < 0) return Buffer.from([0]);
+  const out = Buffer.allocUnsafe(uvarintSize(v.len + 1) + v.len);
+  const o = putUvarint(out, 0, v.len + 1);
+  v.buf.copy(out, o, v.off, v.off + v.len);
+  return out;
 }
 
 /** A predicate that holds when any value inside (or the value itself) passes pred. */

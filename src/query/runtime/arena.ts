@@ -1,6 +1,9 @@
 // ValueArena builds many new values into one buffer per batch, so
 // value-creating operators (put, yield, cut...) pay one allocation per batch
-// rather than one per value.
+// rather than one per value. Each outermost value's body follows two
+// reserved bytes, set to a spare byte and the value's tag when the tag
+// fits in one byte: values laid out so, end to end, are copied by the ZNG
+// writer as runs (formats/zng/writer.ts) rather than one by one.
 
 import { Builder } from '../../zed/zcode';
 import { Type } from '../../zed/types';
@@ -17,13 +20,23 @@ export class ValueArena {
    * appendRaw for a primitive body), then call end().
    */
   begin(): void {
-    this.starts.push(this.b.len);
+    const b = this.b;
+    if (this.starts.length === 0) {
+      b.grow(2);
+      b.buf[b.len] = 0;
+      b.buf[b.len + 1] = 0;
+      b.len += 2;
+    }
+    this.starts.push(b.len);
   }
 
   /** Ends the value begun last; the returned Value is usable after seal(). */
   end(type: Type): Value {
     const start = this.starts.pop()!;
-    const v = new Value(type, EMPTY, start, this.b.len - start);
+    const len = this.b.len - start;
+    // The tag in the reserved bytes (a longer tag does not fit: the writer then writes it).
+    if (this.starts.length === 0 && len < 0x7f) this.b.buf[start - 1] = len + 1;
+    const v = new Value(type, EMPTY, start, len);
     this.pending.push(v);
     return v;
   }

@@ -6,6 +6,7 @@
 import { TypeContext } from '../../zed/context';
 import { Column, ColumnBuilder, RecordRecipe, VecBatch } from '../../zed/vector';
 import { EMPTY, Value } from '../../zed/value';
+import { putUvarint, uvarintSize } from '../../zed/zcode';
 import { Expr } from '../expr/expr';
 import { fieldPath } from '../expr/path';
 
@@ -38,22 +39,48 @@ export function withSel(b: VecBatch, sel: Int32Array | null): VecBatch {
   return { n: b.n, cols: b.cols, sel, rows: b.rows, shape: b.shape, errors: b.errors ?? null };
 }
 
-/** Copies the tagged bytes src[from, to) to dst at o; returns the new o. */
-function copyRun(dst: Buffer, o: number, src: Buffer, from: number, to: number): number {
-  if (to - from <= 32) {
-    for (let k = from; k < to; k++) dst[o++] = src[k];
-    return o;
+/**
+ * Copies src[from, to) to dst at o and returns the new o. Short runs go 4
+ * bytes at a time through the views (a JS loop byte by byte is the cost of
+ * building rows), possibly writing up to 3 bytes past the run: dst needs
+ * that slack at its end, and the bytes after o are written later anyway.
+ */
+function copyRun(
+  dst: Buffer,
+  dv: DataView,
+  o: number,
+  src: Buffer,
+  sv: DataView,
+  from: number,
+  to: number,
+): number {
+  const n = to - from;
+  if (n > 32) {
+    src.copy(dst, o, from, to);
+    return o + n;
   }
-  src.copy(dst, o, from, to);
-  return o + (to - from);
+  if (to + 4 <= src.length) {
+    for (let k = 0; k < n; k += 4) dv.setInt32(o + k, sv.getInt32(from + k, true), true);
+    return o + n;
+  }
+  for (let k = from; k < to; k++) dst[o++] = src[k];
+  return o;
 }
 
 /**
  * The rows sel[from, to) of a batch (all rows when sel is null) as values:
- * its own rows, or records built from its columns by its shape (each
- * row's fields' tagged bytes end to end, one buffer for the lot).
+ * its own rows, or records built from its columns by its shape (or by
+ * recipe, for every row: a cut of its columns), each row's fields'
+ * tagged bytes end to end, in one buffer for the lot. Each record's body
+ * follows its own tag and one spare byte, as a ZNG value follows its type
+ * ID, so that a ZNG writer copies runs of them whole (writer.ts).
  */
-export function materialize(b: VecBatch, from: number, to: number): Value[] {
+export function materialize(
+  b: VecBatch,
+  from: number,
+  to: number,
+  recipe: RecordRecipe | null = null,
+): Value[] {
   const sel = b.sel;
   const out = new Array<Value>(to - from);
   if (b.rows !== null) {
@@ -62,8 +89,9 @@ export function materialize(b: VecBatch, from: number, to: number): Value[] {
     return out;
   }
   const shape = b.shape!;
-  const recipes = shape.recipes;
-  const recipeOf = shape.recipeOf;
+  const recipes = recipe === null ? shape.recipes : [recipe];
+  const recipeOf = recipe === null ? shape.recipeOf : null;
+  if (recipeOf === null && recipes[0].nulls === null) return oneRecipe(b, from, to, recipes[0]);
   const cols = b.cols;
   // Sizes first, so the records are built in one buffer.
   let size = 0;
@@ -72,12 +100,15 @@ export function materialize(b: VecBatch, from: number, to: number): Value[] {
     const r = recipes[recipeOf === null ? 0 : recipeOf[i]];
     if (r.nulls !== null && r.nulls[i] === 1) continue;
     const rc = r.cols;
+    let body = 0;
     for (let f = 0; f < rc.length; f++) {
       const off = cols[rc[f]].data.off;
-      size += off[i + 1] - off[i];
+      body += off[i + 1] - off[i];
     }
+    size += body + (body < 0x7f ? 2 : 1 + uvarintSize(body + 1));
   }
-  const buf = Buffer.allocUnsafe(size);
+  const buf = Buffer.allocUnsafe(size + 4);
+  const dv = new DataView(buf.buffer, buf.byteOffset, buf.length);
   let o = 0;
   for (let k = from; k < to; k++) {
     const i = sel === null ? k : sel[k];
@@ -86,13 +117,67 @@ export function materialize(b: VecBatch, from: number, to: number): Value[] {
       out[k - from] = new Value(r.type, EMPTY, 0, -1);
       continue;
     }
-    const start = o;
     const rc = r.cols;
+    let body = 0;
+    for (let f = 0; f < rc.length; f++) {
+      const off = cols[rc[f]].data.off;
+      body += off[i + 1] - off[i];
+    }
+    buf[o++] = 0;
+    if (body < 0x7f) buf[o++] = body + 1;
+    else o = putUvarint(buf, o, body + 1);
+    const start = o;
     for (let f = 0; f < rc.length; f++) {
       const d = cols[rc[f]].data;
-      o = copyRun(buf, o, d.buf, d.off[i], d.off[i + 1]);
+      o = copyRun(buf, dv, o, d.buf, d.view, d.off[i], d.off[i + 1]);
     }
-    out[k - from] = new Value(r.type, buf, start, o - start);
+    out[k - from] = new Value(r.type, buf, start, body);
+  }
+  return out;
+}
+
+/** materialize() where every row is a record of one recipe (the common case, made fast). */
+function oneRecipe(b: VecBatch, from: number, to: number, r: RecordRecipe): Value[] {
+  const sel = b.sel;
+  const out = new Array<Value>(to - from);
+  const datas = r.cols.map((c) => b.cols[c].data);
+  const offs = datas.map((d) => d.off);
+  const bufs = datas.map((d) => d.buf);
+  const views = datas.map((d) => d.view);
+  const nf = datas.length;
+  // The bodies' sizes, then room for each record's spare byte and tag
+  // (no body is longer than all of them).
+  let size = 0;
+  for (let f = 0; f < nf; f++) {
+    const off = offs[f];
+    if (sel === null) size += off[to] - off[from];
+    else
+      for (let k = from; k < to; k++) {
+        const i = sel[k];
+        size += off[i + 1] - off[i];
+      }
+  }
+  size += (to - from) * (1 + uvarintSize(size + 1));
+  const buf = Buffer.allocUnsafe(size + 4);
+  const dv = new DataView(buf.buffer, buf.byteOffset, buf.length);
+  const t = r.type;
+  let o = 0;
+  for (let k = from; k < to; k++) {
+    const i = sel === null ? k : sel[k];
+    let body = 0;
+    for (let f = 0; f < nf; f++) {
+      const off = offs[f];
+      body += off[i + 1] - off[i];
+    }
+    buf[o++] = 0;
+    if (body < 0x7f) buf[o++] = body + 1;
+    else o = putUvarint(buf, o, body + 1);
+    const start = o;
+    for (let f = 0; f < nf; f++) {
+      const off = offs[f];
+      o = copyRun(buf, dv, o, bufs[f], views[f], off[i], off[i + 1]);
+    }
+    out[k - from] = new Value(t, buf, start, body);
   }
   return out;
 }

@@ -14,9 +14,11 @@
 // materialized and filtered by the row engine instead, so the answer is
 // the same whatever the data.
 
-import { ID, TypeBool } from '../../zed/types';
+import { ID, Kind, TypeBool } from '../../zed/types';
 import { Value, EMPTY } from '../../zed/value';
-import { VecBatch } from '../../zed/vector';
+import { Column, Dict, VecBatch } from '../../zed/vector';
+import { Predicate, PredicateExpr } from '../expr/compare';
+import { This } from '../expr/path';
 import { isError, isMissing } from '../expr/errors';
 import { Expr } from '../expr/expr';
 import { QueryContext } from '../runtime/context';
@@ -105,25 +107,104 @@ export class PredicateEval {
     }
     const c = b.cols[col];
     const v = this.scratch;
+    if (expr instanceof PredicateExpr && expr.operand instanceof This) {
+      // A comparison of the field with a constant, on a column of one type
+      // that is not an error: the row engine's result is its predicate's.
+      const t = c.type;
+      if (t !== null && t.kind !== Kind.Error) {
+        if (expr.stringEq !== null) stringEq(c, expr.stringEq, rows, out);
+        else predicate(c, expr.pred, rows, out, v);
+        return;
+      }
+    }
     // A dictionary pays when it is built already or values repeat (strings).
     const d =
       c.data.dict !== null || (c.type !== null && isStringy(c.type.under.id)) ? c.dict() : null;
     if (d !== null && d.count < n) {
-      const memo = new Int8Array(d.count).fill(-1);
-      const codes = d.codes;
-      for (let k = 0; k < n; k++) {
-        const code = codes[rows[k]];
-        let r = memo[code];
-        if (r < 0) {
-          r = codeOf(expr.eval(c.at(d.rows[code], v)));
-          memo[code] = r;
-        }
-        out[k] = r;
-      }
+      byDict(d, rows, out, (row) => codeOf(expr.eval(c.at(row, v))));
       return;
     }
     for (let k = 0; k < n; k++) out[k] = codeOf(expr.eval(c.at(rows[k], v)));
   }
+}
+
+/** out[k]: f of row rows[k], worked out once per distinct value of the dictionary d. */
+function byDict(d: Dict, rows: Int32Array, out: Int8Array, f: (row: number) => number): void {
+  const memo = new Int8Array(d.count).fill(-1);
+  const codes = d.codes;
+  for (let k = 0; k < rows.length; k++) {
+    const code = codes[rows[k]];
+    let r = memo[code];
+    if (r < 0) {
+      r = f(d.rows[code]);
+      memo[code] = r;
+    }
+    out[k] = r;
+  }
+}
+
+/** The tagged bytes of a null (the tag 0 alone). */
+const NULL_TAGGED = new Uint8Array([0]);
+
+/**
+ * `field == <string constant>` on a one-type column, with the constant's
+ * tagged bytes lit: the row engine's predicate (compare.ts) holds for a
+ * string equal to the constant, and for a null when the constant is ""
+ * (a null's tag alone is as long as an empty string's tagged bytes).
+ * Where the column has a dictionary (or a cache shares it, so one pays)
+ * the constant's code is looked up once and the rows' codes compared;
+ * else only rows whose tagged bytes are as long as the constant's are
+ * compared (most cost a subtraction).
+ */
+function stringEq(c: Column, lit: Buffer, rows: Int32Array, out: Int8Array): void {
+  const n = rows.length;
+  if (c.type!.under.id !== ID.String) {
+    out.fill(FALSE, 0, n);
+    return;
+  }
+  const data = c.data;
+  const tlen = lit.length;
+  data.uses++;
+  const d = data.dict ?? (data.uses > 1 ? c.dict() : null);
+  if (d !== null) {
+    const codes = d.codes;
+    const a = d.find(lit, 0);
+    const b = tlen === 1 ? d.find(NULL_TAGGED, 0) : -1;
+    if (a < 0 && b < 0) out.fill(FALSE, 0, n);
+    else
+      for (let k = 0; k < n; k++) {
+        const code = codes[rows[k]];
+        out[k] = code === a || code === b ? TRUE : FALSE;
+      }
+    return;
+  }
+  const { buf, off } = data;
+  for (let k = 0; k < n; k++) {
+    const i = rows[k];
+    const p = off[i];
+    let r = FALSE;
+    if (off[i + 1] - p === tlen) {
+      if (tlen === 1) r = TRUE;
+      else {
+        let j = 0;
+        while (j < tlen && buf[p + j] === lit[j]) j++;
+        if (j === tlen) r = TRUE;
+      }
+    }
+    out[k] = r;
+  }
+}
+
+/** A predicate on a one-type column: once per distinct value where a dictionary is built. */
+function predicate(c: Column, pred: Predicate, rows: Int32Array, out: Int8Array, v: Value): void {
+  const n = rows.length;
+  const d = c.data.dict;
+  const test = (row: number) => {
+    c.at(row, v);
+    return pred(v.type, v.buf, v.off, v.len) ? TRUE : FALSE;
+  };
+  if (d !== null && d.count < n) byDict(d, rows, out, test);
+  else for (let k = 0; k < n; k++) out[k] = test(rows[k]);
 }
 
 /** Type IDs whose values repeat and compare slowly: bytes, strings, IPs, nets, types. */

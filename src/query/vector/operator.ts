@@ -3,7 +3,8 @@
 // materializer that hands rows to the row engine where a query leaves the
 // vector engine (docs/architecture.md, "Two execution paths").
 
-import { VecBatch } from '../../zed/vector';
+import { RecordRecipe, VecBatch } from '../../zed/vector';
+import { Field, Kind } from '../../zed/types';
 import { Value } from '../../zed/value';
 import { ValueReader } from '../../formats/io';
 import { VectorReader } from '../data/source';
@@ -187,11 +188,19 @@ export class VecTail implements VecOperator {
   }
 }
 
-/** 0, 1, ..., n-1. */
+/** The shared 0, 1, 2, ... that identity() returns views of (grown as needed). */
+let ids = new Int32Array(0);
+
+/**
+ * 0, 1, ..., n-1: a view of one shared array (no allocation per batch), so
+ * read only, as every selection is.
+ */
 export function identity(n: number): Int32Array {
-  const a = new Int32Array(n);
-  for (let i = 0; i < n; i++) a[i] = i;
-  return a;
+  if (ids.length < n) {
+    ids = new Int32Array(Math.max(n, 2 * ids.length));
+    for (let i = 0; i < ids.length; i++) ids[i] = i;
+  }
+  return ids.subarray(0, n);
 }
 
 /**
@@ -201,6 +210,8 @@ export function identity(n: number): Int32Array {
  */
 export class Materialize implements Operator {
   private batch: VecBatch | null = null;
+  /** The batch's projection built straight from its columns, or null. */
+  private recipe: RecordRecipe | null = null;
   private pos = 0;
   private closed = false;
   private readonly cutter: Cutter | null;
@@ -208,14 +219,42 @@ export class Materialize implements Operator {
 
   constructor(
     private readonly parent: VecOperator,
-    ctx: QueryContext | null = null,
-    project: CutField[] | null = null,
+    private readonly ctx: QueryContext | null = null,
+    private readonly project: CutField[] | null = null,
+    /** The batch column of a top-level field (-1: none), for projections built from columns. */
+    private readonly colOf: ((field: string) => number) | null = null,
   ) {
     this.cutter = project === null ? null : new Cutter(ctx!.zctx, project);
   }
 
+  /**
+   * The projection as a recipe of b's columns, when every row gets the
+   * same record (the cutter's, as the row engine makes it): b's rows are
+   * records of one type, not null, and each field cut is a top-level
+   * field whose column has one type that is not an error.
+   */
+  private cutRecipe(b: VecBatch): RecordRecipe | null {
+    const project = this.project;
+    const colOf = this.colOf;
+    if (project === null || colOf === null || b.rows !== null) return null;
+    const shape = b.shape!;
+    if (shape.recipeOf !== null || shape.recipes[0].nulls !== null) return null;
+    const fields: Field[] = [];
+    const cols: number[] = [];
+    for (const f of project) {
+      if (f.lhs.length !== 1 || f.from === undefined) return null;
+      const c = colOf(f.from);
+      const t = c < 0 ? null : b.cols[c].type;
+      if (t === null || t.kind === Kind.Error) return null;
+      fields.push({ name: f.lhs[0], type: t });
+      cols.push(c);
+    }
+    return { type: this.ctx!.zctx.lookupTypeRecord(fields), cols, nulls: null };
+  }
+
   /** The rows sel[from, to) of b, projected. */
-  private project(b: VecBatch, from: number, to: number): Value[] {
+  private projected(b: VecBatch, from: number, to: number): Value[] {
+    if (this.recipe !== null) return materialize(b, from, to, this.recipe);
     const vals = materialize(b, from, to);
     const cutter = this.cutter!;
     const errors = b.errors ?? null;
@@ -241,7 +280,7 @@ export class Materialize implements Operator {
         if (this.pos < n) {
           const to = Math.min(n, this.pos + ROW_BATCH);
           const out =
-            this.cutter === null ? materialize(b, this.pos, to) : this.project(b, this.pos, to);
+            this.cutter === null ? materialize(b, this.pos, to) : this.projected(b, this.pos, to);
           this.pos = to;
           if (out.length > 0) return out;
           continue;
@@ -253,6 +292,7 @@ export class Materialize implements Operator {
         this.closed = true;
         return null;
       }
+      this.recipe = this.cutRecipe(this.batch);
     }
   }
 

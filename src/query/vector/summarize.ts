@@ -109,6 +109,9 @@ export class VecSummarize extends Summarize {
     const table = this.table;
     // -1: not looked up yet; -2: a quiet key (the row is dropped).
     const trans = new Int32Array(d.count).fill(-1);
+    // Into an empty table, each distinct value makes a new group: none
+    // is looked up (the table indexes them if a later batch looks).
+    const fresh = table.size === 0;
     this.keyTypes[0] = col.type!;
     const tv = this.tvs.id(this.keyTypes);
     const v = this.scratch[0];
@@ -125,11 +128,11 @@ export class VecSummarize extends Summarize {
           continue;
         }
         const h = hashBytes(v.buf, v.off, len < 0 ? 0 : len, len < 0 ? ~tv : tv);
-        g = table.find(v.buf, v.off, len, tv, h, false);
-        if (g < 0) {
-          if (table.size > 0 && this.full()) return k;
-          g = this.newGroup(v.buf, v.off, len, tv, h, null);
-        }
+        if (table.size > 0 && this.full()) {
+          g = fresh ? -1 : table.find(v.buf, v.off, len, tv, h, false);
+          if (g < 0) return k;
+        } else if (fresh) g = this.appendGroup(v.buf, v.off, len, tv, h);
+        else g = this.newGroup(v.buf, v.off, len, tv, h, null);
         trans[c] = g;
       } else if (g === -2) {
         grp[k] = -1;

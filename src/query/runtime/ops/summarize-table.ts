@@ -80,6 +80,10 @@ export class GroupTable {
   arenaLen = 0;
   size = 0;
   private limit: number;
+  /** Groups [0, indexed) have slots; the rest were appended (append()) and wait for one. */
+  private indexed = 0;
+  /** The hashes of the groups waiting for a slot, by group. */
+  private waiting = new Int32Array(0);
 
   constructor(initial = 1024) {
     let cap = 16;
@@ -114,6 +118,7 @@ export class GroupTable {
    * the call) if insert, else -1.
    */
   find(key: Buffer, off: number, len: number, tv: number, h: number, insert: boolean): number {
+    if (this.indexed < this.size) this.index();
     h |= 0;
     const slots = this.slots;
     const mask = this.mask;
@@ -147,8 +152,50 @@ export class GroupTable {
     slots[p + 1] = h;
     slots[p + 2] = this.meta[3 * g];
     slots[p + 3] = len;
+    this.indexed = this.size;
     if (this.size > this.limit) this.rehash((mask + 1) * 2);
     return g;
+  }
+
+  /**
+   * A new group of a key the caller knows is in no group (as find's
+   * arguments), not put in the hash table until a lookup needs it: a
+   * summarize of one column's distinct values then never probes the table.
+   */
+  append(key: Buffer, off: number, len: number, tv: number, h: number): number {
+    const g = this.add(key, off, len, tv);
+    let w = this.waiting;
+    if (g - this.indexed >= w.length) {
+      const n = new Int32Array(Math.max(1024, 2 * w.length));
+      n.set(w);
+      this.waiting = w = n;
+    }
+    w[g - this.indexed] = h | 0;
+    return g;
+  }
+
+  /** Gives the appended groups their slots. */
+  private index(): void {
+    const from = this.indexed;
+    let cap = this.mask + 1;
+    while (this.size > Math.floor(cap * 0.7)) cap *= 2;
+    if (cap !== this.mask + 1) this.rehash(cap);
+    const w = this.waiting;
+    for (let g = from; g < this.size; g++) this.place(g, w[g - from]);
+    this.indexed = this.size;
+  }
+
+  /** Puts group g, of hash h, in a free slot (the table has room). */
+  private place(g: number, h: number): void {
+    const slots = this.slots;
+    const mask = this.mask;
+    let i = h & mask;
+    while (slots[S * i] !== 0) i = (i + 1) & mask;
+    const p = S * i;
+    slots[p] = g + 1;
+    slots[p + 1] = h;
+    slots[p + 2] = this.meta[3 * g];
+    slots[p + 3] = this.meta[3 * g + 1];
   }
 
   /**
@@ -159,6 +206,7 @@ export class GroupTable {
    * so that they are not optimized away.
    */
   touch(hashes: Int32Array, n: number): number {
+    if (this.indexed < this.size) this.index();
     const slots = this.slots;
     const mask = this.mask;
     const arena = this.arena;
@@ -226,6 +274,7 @@ export class GroupTable {
    * order; returns the old numbers of the kept groups.
    */
   compact(keep: (g: number) => boolean): number[] {
+    if (this.indexed < this.size) this.index();
     const hashOf = new Int32Array(this.size);
     const slots = this.slots;
     for (let j = 0; j < slots.length; j += S)
@@ -238,24 +287,17 @@ export class GroupTable {
     this.arenaLen = 0;
     this.size = 0;
     slots.fill(0);
-    const mask = this.mask;
     for (const g of kept) {
-      const len = meta[3 * g + 1];
-      const h = hashOf[g];
-      const n = this.add(old, meta[3 * g], len, meta[3 * g + 2]);
-      let i = h & mask;
-      while (slots[S * i] !== 0) i = (i + 1) & mask;
-      const p = S * i;
-      slots[p] = n + 1;
-      slots[p + 1] = h;
-      slots[p + 2] = meta[3 * n];
-      slots[p + 3] = len;
+      const n = this.add(old, meta[3 * g], meta[3 * g + 1], meta[3 * g + 2]);
+      this.place(n, hashOf[g]);
     }
+    this.indexed = this.size;
     return kept;
   }
 
   clear(): void {
     this.size = 0;
+    this.indexed = 0;
     this.arenaLen = 0;
     const cap = Math.min(this.mask + 1, 1 << 16);
     this.slots = new Int32Array(cap * S);

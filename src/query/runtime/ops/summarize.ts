@@ -385,6 +385,10 @@ export class Summarize implements Operator {
     return batch.length;
   }
 
+  /**
+   * The group of a key (as table.find's arguments), made when absent (so
+   * a caller need not look it up first: one probe of the table, not two).
+   */
   protected newGroup(
     key: Buffer,
     off: number,
@@ -393,10 +397,21 @@ export class Summarize implements Operator {
     h: number,
     prim: Value | null,
   ): number {
+    const size = this.table.size;
     const g = this.table.find(key, off, len, tv, h, true);
+    if (this.table.size > size) {
+      const cols = this.cols;
+      for (let a = 0; a < cols.length; a++) cols[a].add();
+      if (this.valueCompare) this.groupvals.push(prim!);
+    }
+    return g;
+  }
+
+  /** A new group of a key known to be in no group (GroupTable.append). */
+  protected appendGroup(key: Buffer, off: number, len: number, tv: number, h: number): number {
+    const g = this.table.append(key, off, len, tv, h);
     const cols = this.cols;
     for (let a = 0; a < cols.length; a++) cols[a].add();
-    if (this.valueCompare) this.groupvals.push(prim!);
     return g;
   }
 
