@@ -19,15 +19,8 @@ The old objects remain for time travel until vacuum removes them.
     const commit = new CommitFlags(fs, io.env);
     return async (args) => {
       const ids = args.map((a) => parseID(a).toString());
-      const client = await lake.connect();
-      const head = lake.head();
-      const pool = await client.lookupPool(head.pool);
-      const result = await client.compact(
-        pool.id.toString(),
-        head.branch,
-        ids,
-        commit.commitMessage,
-      );
+      const { client, head, pool } = await lake.working();
+      const result = await client.compact(pool, head.branch, ids, commit.commitMessage);
       if (!lake.isQuiet) io.stdout.write(`${result.commit} compaction committed\n`);
     };
   },

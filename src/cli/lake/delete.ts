@@ -19,10 +19,7 @@ undone with revert.
     const commit = new CommitFlags(fs, io.env);
     const where = fs.string('where', '', 'delete by pool key predicate');
     return async (args) => {
-      const client = await lake.connect();
-      const head = lake.head();
-      const pool = await client.lookupPool(head.pool);
-      const poolID = pool.id.toString();
+      const { client, head, pool: poolID } = await lake.working();
       let result;
       if (where.value !== '') {
         if (args.length > 0) throw new Error('too many arguments');

@@ -134,10 +134,8 @@ commit.
       if (rules.value.length === 0)
         throw new Error('index apply: at least one index rule must be specified (use the -r flag)');
       const tags = args.map((a) => parseID(a).toString());
-      const client = await lake.connect();
-      const head = lake.head();
-      const pool = await client.lookupPool(head.pool);
-      const r = await client.applyIndexRules(pool.id.toString(), head.branch, rules.value, tags);
+      const { client, head, pool } = await lake.working();
+      const r = await client.applyIndexRules(pool, head.branch, rules.value, tags);
       if (!lake.isQuiet) io.stdout.write(`${r.commit} committed\n`);
     };
   },
@@ -154,10 +152,8 @@ named, in one commit.
 `,
   setup(_fs, lake, io) {
     return async (args) => {
-      const client = await lake.connect();
-      const head = lake.head();
-      const pool = await client.lookupPool(head.pool);
-      const r = await client.updateIndex(pool.id.toString(), head.branch, args);
+      const { client, head, pool } = await lake.working();
+      const r = await client.updateIndex(pool, head.branch, args);
       if (!lake.isQuiet) io.stdout.write(`${r.commit} committed\n`);
     };
   },

@@ -189,6 +189,14 @@ export class LakeFlags {
     return c;
   }
 
+  /** The service, the working head and its pool's ID (looked up): what a branch change needs. */
+  async working(): Promise<{ client: LakeClient; head: Commitish; pool: string }> {
+    const client = await this.connect();
+    const head = this.head();
+    const pool = (await client.lookupPool(head.pool)).id.toString();
+    return { client, head, pool };
+  }
+
   /** The working head, or undefined when none is set. */
   headOrNone(): Commitish | undefined {
     try {

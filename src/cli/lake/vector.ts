@@ -27,9 +27,7 @@ for time travel until vacuum removes them with their data objects.
       const commit = new CommitFlags(fs, io.env);
       return async (args) => {
         const ids = args.map((a) => parseID(a).toString());
-        const client = await lake.connect();
-        const head = lake.head();
-        const pool = (await client.lookupPool(head.pool)).id.toString();
+        const { client, head, pool } = await lake.working();
         const result = added
           ? await client.addVectors(pool, head.branch, ids, commit.commitMessage)
           : await client.deleteVectors(pool, head.branch, ids, commit.commitMessage);
