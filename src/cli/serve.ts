@@ -9,6 +9,7 @@ import {
   parseVectorScanMode,
   parseWorkers,
 } from '../backend/open';
+import { lz4Codec } from '../formats/zng';
 import { DEFAULT_CACHE_SIZE } from '../lake';
 import { Authenticator } from '../service/auth/authenticator';
 import { openLogSink, Logger, parseLogLevel } from '../service/log';
@@ -206,6 +207,7 @@ export async function serve(args: string[]): Promise<number> {
     version: version(),
     auth: auth ? 'auth0' : 'none',
     port: addr.port,
+    lz4: lz4Codec,
   });
   if (portFile.value) {
     // Written whole, then renamed, so a watcher never reads a partial file.

@@ -183,6 +183,8 @@ describe('deploy/Dockerfile', () => {
     expect(text).toMatch(/RUN npm run build/);
     // `prepare` (the tsc build) must not run when dev dependencies are absent.
     expect(text).toMatch(/npm ci --omit=dev --ignore-scripts/);
+    // ...and the lz4 addon built in that stage, with its toolchain.
+    expect(text).toMatch(/apt-get install [^\n]*\bg\+\+[^\n]*&& npm rebuild lz4\b/);
     const copies = last.filter((l) => /^COPY /.test(l)).join('\n');
     expect(copies).toMatch(/\/dist \.\/dist/);
     expect(copies).toMatch(/bin \.\/bin/);

@@ -24,4 +24,4 @@ export {
   type ZngReaderOptions,
 } from './reader';
 export { controlZSON, newWriter, ZngWriter } from './writer';
-export { lz4Compress, lz4CompressBound, lz4Decompress } from './lz4';
+export { lz4Codec, lz4Compress, lz4CompressBound, lz4Decompress } from './lz4';
