@@ -37,7 +37,9 @@ const backends: [string, () => ObjectStore][] = [
     () =>
       new S3Store(s3.lake(), {
         endpoint: s3.endpoint,
-        retry: { attempts: 6, baseMs: 5, capMs: 50 },
+        // 10 attempts: the retry test below makes 30 calls at a 30% fault
+        // rate, and at 6 one run in 45 would exhaust a call (0.3^6 x 30).
+        retry: { attempts: 10, baseMs: 5, capMs: 50 },
       }),
   ],
 ];
