@@ -56,6 +56,14 @@ export const QUERIES = [
   'summarize avg(rtt), min(rtt), max(rtt), minq:=min(query), maxts:=max(ts) by qtype_name | sort qtype_name',
   'rtt > 1 | count() by id.orig_h | sort id',
   'sort rtt, ts | head 5 | yield {q:query, r:rtt}',
+  // Sorts by fields that a head cuts short order on columns and build
+  // only the rows they output.
+  'sort -r query | head 9 | cut query, ts',
+  'sort -nulls first rtt | head 7 | cut ts, rtt',
+  'sort id.orig_h, qtype_name | head 6 | cut id, ts',
+  'qtype_name=="MX" | sort -r ts | head 3 | cut ts',
+  'sort extra | head 5 | cut ts, extra',
+  'sort -r rtt | cut ts, rtt',
   'tail 3 | yield id.orig_p',
   'yield extra[0]',
   'has(extra) | cut extra',

@@ -23,6 +23,7 @@ import {
   VecSourceScan,
   VecTail,
 } from '../vector/operator';
+import { VecSort } from '../vector/sort';
 import { VecSummarize } from '../vector/summarize';
 import type { Builder } from './builder';
 import * as dag from './dag';
@@ -190,7 +191,8 @@ function predPlan(e: dag.Expr, paths: Map<string, string[]>): PredPlan | null {
 type Step =
   | { kind: 'filter'; pred: PredPlan; expr: dag.Expr; lifted: boolean }
   | { kind: 'head' | 'tail'; count: number }
-  | { kind: 'summarize'; op: dag.Summarize };
+  | { kind: 'summarize'; op: dag.Summarize }
+  | { kind: 'sort'; op: dag.Sort };
 
 interface Plan {
   steps: Step[];
@@ -237,6 +239,22 @@ function plan(seq: dag.Seq): Plan | null {
       for (const [key, p] of inputs) paths.set(key, p);
       steps.push({ kind: 'summarize', op });
       terminal = true;
+      k++;
+      break;
+    } else if (op.kind === 'Sort') {
+      // A sort by fields (a guessed key needs the first record) that a
+      // head cuts short: the keys come from columns and only the rows
+      // output are built. A sort whose rows are all wanted stays on rows,
+      // which measured as fast or faster (docs/benchmarks.md).
+      const inputs = new Map<string, string[]>();
+      if (
+        ops[k + 1]?.kind !== 'Head' ||
+        op.args.length === 0 ||
+        !op.args.every((e) => e.kind === 'This' && exprPaths(e, inputs))
+      )
+        break;
+      for (const [key, p] of inputs) paths.set(key, p);
+      steps.push({ kind: 'sort', op });
       k++;
       break;
     } else break;
@@ -368,6 +386,16 @@ export function buildVectorized(b: Builder, seq: dag.Seq, mode: VectorMode): Ope
               args: s.op.aggs.map((a) => (a.agg.expr === null ? null : col(a.agg.expr))),
             }),
         );
+        break;
+      }
+      case 'sort': {
+        const col = (e: dag.Expr) => colOf.get(JSON.stringify((e as dag.This).path))!;
+        const opts = {
+          keys: s.op.args.map(col),
+          reverse: s.op.order === 'desc',
+          nullsFirst: s.op.nullsFirst,
+        };
+        out = new VecSort(ctx, op, opts, (rows) => b.seq([s.op], [rows])[0]);
         break;
       }
     }

@@ -5,6 +5,7 @@
 import fc from 'fast-check';
 import { QueryContext } from '../../../src/query';
 import { VecFilter } from '../../../src/query/vector/filter';
+import { VecSort } from '../../../src/query/vector/sort';
 import { groupByDictAfter, VecSummarize } from '../../../src/query/vector/summarize';
 import { zq } from '../helpers';
 
@@ -94,6 +95,15 @@ const queries = [
   'i > 2 | tail 2 | yield i',
   'cut s, i | sort i',
   'sort i | cut i, s',
+  // A sort that a head cuts short runs on columns.
+  'sort a | head 30 | cut a',
+  'sort -r a, i | head 4 | cut a, i, s',
+  'sort -nulls first s, a | head 6 | cut s, a',
+  'sort -r -nulls first a | head 3 | cut a',
+  'i > 2 | sort -r s | head 3 | cut s, i',
+  'sort n.b | head 2 | cut n',
+  'sort a | head 5 | yield a',
+  'sort -r i | tail 3 | cut i',
   'yield i',
   'a | count()',
   'i % 2 == 0 | cut i',
@@ -176,6 +186,19 @@ test('the same with summarize spilling its groups', async () => {
   );
 });
 
+test('the same with sort past its memory limit (the row sort, spilling)', async () => {
+  await fc.assert(
+    fc.asyncProperty(
+      fc.oneof(values, uniform),
+      fc.constantFrom(...queries.filter((q) => /sort/.test(q))),
+      async (vals, q) => {
+        await both(q, vals.join('\n'), () => new QueryContext({ memoryLimit: 1 }));
+      },
+    ),
+    { numRuns: 100 },
+  );
+});
+
 test('filters comparing one-type columns with constants answer as the row engine', async () => {
   await fc.assert(
     fc.asyncProperty(uniform, fc.constantFrom(...uniformQueries), async (vals, q) => {
@@ -183,6 +206,25 @@ test('filters comparing one-type columns with constants answer as the row engine
     }),
     { numRuns: 300 },
   );
+});
+
+test('a sort by fields that a head cuts short runs on columns and builds only the rows it outputs', async () => {
+  const next = jest.spyOn(VecSort.prototype as unknown as { next(): unknown }, 'next');
+  try {
+    const input = Array.from({ length: 3000 }, (_, i) => `{s:"v${i % 7}",i:${(i * 37) % 3000}}`);
+    const out = await zq('sort -r i | head 2 | cut i', input.join('\n'), { vector: 'on' });
+    expect(out).toEqual(['{i:2999}', '{i:2998}']);
+    // One chunk of rows built, not the 3 that hold all 3000.
+    expect(next).toHaveBeenCalledTimes(1);
+    next.mockClear();
+    await zq('sort -r i | head 2 | cut i', input.join('\n'), { vector: 'off' });
+    expect(next).not.toHaveBeenCalled();
+    // A sort whose rows are all wanted stays on rows (as fast or faster).
+    expect(await zq('sort -r i | cut i', input.join('\n'), { vector: 'on' })).toHaveLength(3000);
+    expect(next).not.toHaveBeenCalled();
+  } finally {
+    next.mockRestore();
+  }
 });
 
 test('the vector operators run where the query allows', async () => {

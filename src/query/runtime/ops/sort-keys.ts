@@ -136,45 +136,68 @@ export class Comparator {
   }
 }
 
+/** Where sortOrderOfKeys' caller puts each row's key, in row order. */
+export interface KeySink {
+  /** The key v (null or error("missing"): a null key). */
+  add(v: Value): void;
+  /** A key of type t, not an error, whose body is src[off, off+len) (len -1: null). */
+  addBody(t: Type, src: Uint8Array, off: number, len: number): void;
+}
+
 /** One key of every value being sorted, copied into one arena. */
-class KeyColumn {
+class KeyColumn implements KeySink {
   readonly types: Type[];
   readonly off: Int32Array;
   readonly len: Int32Array;
   private readonly arena: Builder;
+  private n = 0;
 
-  constructor(vals: readonly Value[], e: Expr) {
-    const n = vals.length;
+  constructor(n: number) {
     this.types = new Array<Type>(n);
     this.off = new Int32Array(n);
     this.len = new Int32Array(n);
-    const b = (this.arena = new Builder(Math.max(256, n * 8)));
-    for (let i = 0; i < n; i++) {
-      const v = e.eval(vals[i]);
-      if (v.len < 0 || isMissing(v)) {
-        this.types[i] = v.len < 0 ? v.type : TypeNull;
-        this.len[i] = -1;
-        continue;
-      }
-      this.types[i] = v.type;
-      const len = v.len;
-      this.off[i] = b.len;
-      this.len[i] = len;
-      if (len < 32) {
-        b.grow(len);
-        const dst = b.buf;
-        const src = v.buf;
-        let o = b.len;
-        for (let s = v.off, e = v.off + len; s < e; s++) dst[o++] = src[s];
-        b.len = o;
-      } else {
-        b.appendRaw(v.buf, v.off, len);
-      }
+    this.arena = new Builder(Math.max(256, n * 8));
+  }
+
+  /** The key of each of vals by e. */
+  static of(vals: readonly Value[], e: Expr): KeyColumn {
+    const col = new KeyColumn(vals.length);
+    for (let i = 0; i < vals.length; i++) col.add(e.eval(vals[i]));
+    return col;
+  }
+
+  /** Appends the next row's key (null or error("missing"): a null key). */
+  add(v: Value): void {
+    if (v.len >= 0 && isMissing(v)) this.addBody(TypeNull, v.buf, 0, -1);
+    else this.addBody(v.type, v.buf, v.off, v.len);
+  }
+
+  /** Appends the next row's key: a value of type t (not an error) whose body is buf[off, off+len) (len -1: null). */
+  addBody(t: Type, src: Uint8Array, off: number, len: number): void {
+    const i = this.n++;
+    this.types[i] = t;
+    this.len[i] = len;
+    if (len < 0) return;
+    const b = this.arena;
+    this.off[i] = b.len;
+    if (len < 32) {
+      b.grow(len);
+      const dst = b.buf;
+      let o = b.len;
+      for (let s = off, e = off + len; s < e; s++) dst[o++] = src[s];
+      b.len = o;
+    } else {
+      b.appendRaw(src, off, len);
     }
   }
 
   get buf(): Buffer {
     return this.arena.buf;
+  }
+
+  /** Rows added. */
+  get rows(): number {
+    return this.n;
   }
 
   /** compareValues of entries i and j. */
@@ -206,7 +229,30 @@ export function sortOrder(vals: readonly Value[], spec: SortSpec): Int32Array {
     for (let i = 0; i < n; i++) out[i] = i;
     return out;
   }
-  const cols = spec.exprs.map((e) => new KeyColumn(vals, e));
+  const cols = spec.exprs.map((e) => KeyColumn.of(vals, e));
+  new Sorter(cols, spec.reverse, spec.nullsFirst, !!spec.strict).sort(out);
+  return out;
+}
+
+/**
+ * sortOrder of n rows whose keys are given rather than evaluated (the
+ * vector engine reads them from columns): visit(k, add) calls add with
+ * key k of each row, in row order.
+ */
+export function sortOrderOfKeys(
+  n: number,
+  keys: number,
+  visit: (k: number, into: KeySink) => void,
+  spec: Omit<SortSpec, 'exprs'>,
+): Int32Array {
+  const out = new Int32Array(n);
+  if (n === 0) return out;
+  const cols = Array.from({ length: keys }, (_, k) => {
+    const col = new KeyColumn(n);
+    visit(k, col);
+    if (col.rows !== n) throw new Error(`sort: ${col.rows} keys for ${n} rows`);
+    return col;
+  });
   new Sorter(cols, spec.reverse, spec.nullsFirst, !!spec.strict).sort(out);
   return out;
 }
