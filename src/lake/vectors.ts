@@ -35,13 +35,13 @@ export async function writeVector(
   try {
     for (let b = await next(); b; b = await next()) await w.write(b as Value[]);
     await w.close();
+    await out.commit();
   } catch (e) {
     await out.abort();
     if (e instanceof FormatError && e.format === 'vng') return false;
     if (e instanceof UnsupportedVngType) return false;
     throw e;
   }
-  await out.commit();
   return true;
 }
 

@@ -33,11 +33,12 @@ export class LocalStore implements ObjectStore {
     const w = await this.create(key);
     try {
       await w.write(data);
+      await w.commit();
     } catch (e) {
+      // After a failed commit too: abort closes whatever is still open.
       await w.abort();
       throw e;
     }
-    await w.commit();
   }
 
   async putIfAbsent(key: string, data: Buffer): Promise<boolean> {
@@ -139,7 +140,15 @@ export class LocalStore implements ObjectStore {
         }
       },
       commit: async () => {
-        if (!done) await flushPending();
+        if (!done) {
+          try {
+            await flushPending();
+          } catch (e) {
+            // Nothing half-written stays, and the handle is closed now, not at GC.
+            await finish(false);
+            throw e;
+          }
+        }
         await finish(true);
       },
       abort: () => finish(false),
