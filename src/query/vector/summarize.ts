@@ -14,7 +14,7 @@
 // own consume.
 
 import { hashBytes } from '../../zed/hash';
-import { Column, VecBatch } from '../../zed/vector';
+import { Column, ColumnData, VecBatch } from '../../zed/vector';
 import { Kind, TypeNull } from '../../zed/types';
 import { EMPTY, Value } from '../../zed/value';
 import { putUvarint } from '../../zed/zcode';
@@ -81,6 +81,7 @@ export class VecSummarize extends Summarize {
     const b = await this.vparent.pull();
     if (b === null) return false;
     const m = b.sel === null ? b.n : b.sel.length;
+    this.countUses(b);
     if (this.nk === 0) {
       // One group: no group per row to work out.
       if (this.table.size === 0) this.newGroup(this.keyBuf, 0, 0, this.tvs.id([]), 0, null);
@@ -88,7 +89,6 @@ export class VecSummarize extends Summarize {
       return true;
     }
     if (this.groups.length < m) this.groups = new Int32Array(m);
-    if (this.nk === 1) b.cols[this.inputs.keys[0]].data.uses++;
     let from = 0;
     while (from < m) {
       const end = this.group(b, from, m);
@@ -98,6 +98,23 @@ export class VecSummarize extends Summarize {
     }
     return true;
   }
+
+  /**
+   * Counts this feed of the columns a dictionary may serve (a lone key's,
+   * dcount's arguments'), each once: past groupByDictAfter.uses a cache is
+   * sharing them, and building their dictionaries pays.
+   */
+  private countUses(b: VecBatch): void {
+    const datas = this.usesScratch;
+    datas.clear();
+    if (this.nk === 1) datas.add(b.cols[this.inputs.keys[0]].data);
+    this.inputs.args.forEach((c, a) => {
+      if (c !== null && this.cols[a] instanceof DCountColumn) datas.add(b.cols[c].data);
+    });
+    for (const d of datas) d.uses++;
+  }
+
+  private readonly usesScratch = new Set<ColumnData>();
 
   /**
    * Assigns groups to the selected rows from..m; stops at a row that needs
@@ -272,6 +289,16 @@ export class VecSummarize extends Summarize {
           }
         }
         if (acol instanceof DCountColumn) {
+          const d = col.data;
+          if (d.dict === null && d.uses <= groupByDictAfter.uses && !d.extra?.has('dcount')) {
+            // The data's first use: a code per row beats a dictionary of
+            // it that no later query would share.
+            for (let k = from; k < to; k++) {
+              const g = grp[k];
+              if (g >= 0) acol.consumeCode(g, codeOf(col.at(sel === null ? k : sel[k], arg)));
+            }
+            continue;
+          }
           const codes = dcountCodes(col);
           const dc = col.dict().codes;
           for (let k = from; k < to; k++) {
