@@ -19,6 +19,7 @@ import {
   lz4CompressBound,
   lz4Decompress as runningDecompress,
 } from '../../../src/formats/zng/lz4';
+import { exited, onLines, spawnTs } from '../../lake/spawn-ts';
 import { compressedBlocks } from './frames';
 
 /** Deterministic pseudo-random bytes (xorshift32). */
@@ -51,6 +52,25 @@ test('the C codec runs unless ZLAKE_LZ4=js (npm built the lz4 addon)', () => {
   // and every LZ4 block goes through the JavaScript codec, 2-4x slower.
   expect(lz4Codec).toBe(process.env.ZLAKE_LZ4 === 'js' ? 'js' : 'c');
 });
+
+test('ZLAKE_LZ4 chooses the codec a process runs: js forces JavaScript, c the addon', async () => {
+  const codecWith = async (value: string): Promise<string> => {
+    const saved = process.env.ZLAKE_LZ4;
+    process.env.ZLAKE_LZ4 = value;
+    try {
+      const child = spawnTs(join(__dirname, 'lz4-codec-child.ts'), []);
+      const lines: string[] = [];
+      onLines(child, (l) => lines.push(l));
+      await exited(child);
+      return lines.join('\n');
+    } finally {
+      if (saved === undefined) delete process.env.ZLAKE_LZ4;
+      else process.env.ZLAKE_LZ4 = saved;
+    }
+  };
+  expect(await codecWith('js')).toBe('js');
+  expect(await codecWith('c')).toBe('c');
+}, 30000);
 
 test('a block the C decoder refuses is decoded as the reference decodes it', () => {
   // "a", a match of 4 at offset 1, "b": the match ends the block sooner
