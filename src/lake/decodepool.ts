@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { Segment } from '../formats/vng/metadata';
 import { VngError } from '../formats/vng/reader';
+import { memLength } from '../formats/vng/vectors';
 import { ColumnData, Dict } from '../zed/vector';
 import { invalid } from './errors';
 
@@ -178,8 +179,7 @@ export class DecodePool {
   decode(bytes: Buffer, segs: Segment[], n: number, dict: boolean): Promise<ColumnData> {
     if (this.closed) return Promise.reject(new Error('column decode pool is closed'));
     const w = this.pick();
-    let mem = 0;
-    for (const s of segs) mem += s.memLength;
+    const mem = memLength(segs);
     const ab = bytes.buffer as ArrayBuffer;
     if (bytes.byteOffset !== 0 || bytes.byteLength !== ab.byteLength)
       throw new Error('internal error: packed column bytes must own their buffer');

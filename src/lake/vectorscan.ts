@@ -20,6 +20,7 @@ import { VngError } from '../formats/vng/reader';
 import { Segment } from '../formats/vng/metadata';
 import {
   chunkSource,
+  memLength,
   packSegments,
   planVectors,
   primitiveSegments,
@@ -262,13 +263,6 @@ export async function testedHits(columns: VectorCursor, match: ColumnMatch): Pro
     n += b.length;
   }
   return hits;
-}
-
-/** Decoded bytes of a column's segments. */
-function memBytes(segs: Segment[]): number {
-  let n = 0;
-  for (const s of segs) n += s.memLength;
-  return n;
 }
 
 /** Fetches the ranges, a few at a time (the store's read-ahead). */
@@ -525,7 +519,7 @@ export async function readColumns(
       const failures = new Map<number, unknown>();
       todo.forEach((i, j) => {
         const segs = dec?.enabled ? primitiveSegments(sub, j) : null;
-        if (!dec || segs === null || !dec.wants(memBytes(segs))) {
+        if (!dec || segs === null || !dec.wants(memLength(segs))) {
           here.push(j);
           return;
         }

@@ -244,6 +244,13 @@ export function decodePrimitive(src: ChunkSource, segs: Segment[], n: number): C
   return new ColumnData(buf, off);
 }
 
+/** Decoded bytes of a column's segments. */
+export function memLength(segs: readonly Segment[]): number {
+  let n = 0;
+  for (const s of segs) n += s.memLength;
+  return n;
+}
+
 /**
  * The stored bytes of segments end to end in a buffer of their own (so it
  * can be handed to another thread), and the segments renumbered to point

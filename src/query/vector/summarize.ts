@@ -55,6 +55,14 @@ function closer(p: VecOperator): Operator {
  */
 export const groupByDictAfter = { uses: 1 };
 
+/**
+ * Whether a column's data is worth a dictionary: it has one already, or a
+ * cache is sharing it (fed more than groupByDictAfter.uses times).
+ */
+function dictPays(d: ColumnData): boolean {
+  return d.dict !== null || d.uses > groupByDictAfter.uses;
+}
+
 export class VecSummarize extends Summarize {
   /** Per selected row of a batch: its group (-1: skipped). */
   private groups = new Int32Array(0);
@@ -123,12 +131,7 @@ export class VecSummarize extends Summarize {
   private group(b: VecBatch, from: number, m: number): number {
     const nk = this.nk;
     const col = b.cols[this.inputs.keys[0]];
-    if (
-      nk === 1 &&
-      col.type !== null &&
-      this.valueCompare === null &&
-      (col.data.dict !== null || col.data.uses > groupByDictAfter.uses)
-    )
+    if (nk === 1 && col.type !== null && this.valueCompare === null && dictPays(col.data))
       return this.groupByDict(b, col, from, m);
     return this.groupEach(b, from, m);
   }
@@ -290,7 +293,7 @@ export class VecSummarize extends Summarize {
         }
         if (acol instanceof DCountColumn) {
           const d = col.data;
-          if (d.dict === null && d.uses <= groupByDictAfter.uses && !d.extra?.has('dcount')) {
+          if (!dictPays(d) && !d.extra?.has('dcount')) {
             // The data's first use: a code per row beats a dictionary of
             // it that no later query would share.
             for (let k = from; k < to; k++) {
