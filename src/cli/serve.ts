@@ -10,6 +10,11 @@ import {
   parseWorkers,
 } from '../backend/open';
 import { lz4Codec } from '../formats/zng';
+import {
+  compressPool,
+  parseCompressWorkerMode,
+  setCompressWorkerMode,
+} from '../formats/zng/compresspool';
 import { DEFAULT_CACHE_SIZE } from '../lake';
 import { Authenticator } from '../service/auth/authenticator';
 import { openLogSink, Logger, parseLogLevel } from '../service/log';
@@ -101,6 +106,11 @@ export async function serve(args: string[]): Promise<number> {
     '0',
     'threads that decode columns for queries: a number, or auto for the cores available (0 or 1: on the query thread)',
   );
+  const zngWorker = fs_.string(
+    'zng.worker',
+    'auto',
+    'LZ4-compress big ZNG frames on a second thread: auto (with two cores or more), on, off',
+  );
   const grace = fs_.string(
     'shutdown.grace',
     '30s',
@@ -144,6 +154,11 @@ export async function serve(args: string[]): Promise<number> {
     throw new Error(`zlake serve: -cache.size must be a number of bytes: ${cacheSize.value}`);
   }
   const graceMs = durationMs('shutdown.grace', grace.value);
+  try {
+    setCompressWorkerMode(parseCompressWorkerMode(zngWorker.value));
+  } catch {
+    throw new Error(`zlake serve: -zng.worker must be auto, on or off: ${zngWorker.value}`);
+  }
   const limits = {
     bodyBytes: limitBody.value === '0' ? 0 : parseBytes(limitBody.value),
     queryMs: durationMs('limit.querytime', limitQueryTime.value),
@@ -208,6 +223,7 @@ export async function serve(args: string[]): Promise<number> {
     auth: auth ? 'auth0' : 'none',
     port: addr.port,
     lz4: lz4Codec,
+    zng_worker: compressPool() !== null,
   });
   if (portFile.value) {
     // Written whole, then renamed, so a watcher never reads a partial file.

@@ -13,13 +13,12 @@
 // throws; a worker that dies fails its tasks with an error (never a hang)
 // and is replaced on the next task.
 
-import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { Segment } from '../formats/vng/metadata';
 import { VngError } from '../formats/vng/reader';
 import { memLength } from '../formats/vng/vectors';
+import { spawnWorker } from '../threads/spawn';
 import { ColumnData, Dict } from '../zed/vector';
 import { invalid } from './errors';
 
@@ -82,7 +81,7 @@ class PoolWorker {
   dead = false;
 
   constructor(onExit: (w: PoolWorker) => void) {
-    this.worker = spawn();
+    this.worker = spawnWorker(__dirname, 'decodeworker');
     this.worker.unref();
     this.worker.on('message', (r: DecodeReply) => this.reply(r));
     const fail = (e: unknown) => {
@@ -125,28 +124,6 @@ class PoolWorker {
     if (r.dict) data.dict = new Dict(r.dict.codes, r.dict.rows, r.dict.slots, data, null);
     p.resolve(data);
   }
-}
-
-/** The worker's script: compiled JavaScript beside this file, or (tests run the TypeScript) a loader. */
-function spawn(): Worker {
-  const js = join(__dirname, 'decodeworker.js');
-  if (existsSync(js)) return new Worker(js);
-  // Running from TypeScript sources (jest): compile the worker's modules
-  // as they are required, with the compiler jest uses.
-  const ts = join(__dirname, 'decodeworker.ts');
-  const loader = `
-    const fs = require('node:fs');
-    const swc = require(${JSON.stringify(require.resolve('@swc/core'))});
-    require.extensions['.ts'] = (m, filename) => {
-      const { code } = swc.transformSync(fs.readFileSync(filename, 'utf8'), {
-        filename,
-        jsc: { target: 'es2022', parser: { syntax: 'typescript' } },
-        module: { type: 'commonjs' },
-      });
-      m._compile(code, filename);
-    };
-    require(${JSON.stringify(ts)});`;
-  return new Worker(loader, { eval: true });
 }
 
 export class DecodePool {

@@ -70,3 +70,67 @@ test('bad flags and a bad -defaultfmt fail', async () => {
   ({ child } = serve(['-lake', 'http://localhost:9867']));
   expect(await exit(child)).toBe(1);
 });
+
+/** Starts `zlake serve` on dir/lake with more flags; its base URL and its log's Started line. */
+async function started(
+  lake: string,
+  flags: string[],
+): Promise<{ child: ChildProcess; base: string; log: () => string }> {
+  const portfile = path.join(dir, `port-${flags.join('')}`);
+  const child = spawnTs(path.join(__dirname, 'serve-child.ts'), [
+    '-l',
+    '127.0.0.1:0',
+    '-lake',
+    lake,
+    '-portfile',
+    portfile,
+    '-log.path',
+    'stdout',
+    ...flags,
+  ]);
+  let out = '';
+  child.stdout?.on('data', (c: Buffer) => (out += c.toString()));
+  for (let i = 0; i < 200 && !(existsSync(portfile) && out.includes('"Started"')); i++)
+    await sleep(50);
+  return { child, base: `http://127.0.0.1:${readFileSync(portfile, 'utf8')}`, log: () => out };
+}
+
+test('-zng.worker on and off answer a large query with the same bytes', async () => {
+  const rows: string[] = [];
+  for (let i = 0; i < 60000; i++)
+    rows.push(
+      JSON.stringify({ ts: i, host: `h${i % 977}.example.com`, bytes: (i * 7919) % 65536 }),
+    );
+  const answers: Buffer[] = [];
+  for (const [k, mode] of ['on', 'off'].entries()) {
+    const s = await started(path.join(dir, `lake${k}`), ['-zng.worker', mode]);
+    try {
+      expect(s.log()).toContain(`"zng_worker":${mode === 'on'}`);
+      expect(
+        (
+          await call(s.base, 'POST', '/pool', {
+            body: '{name:"p",layout:{order:"asc",keys:[["ts"]]}}',
+          })
+        ).status,
+      ).toBe(200);
+      const load = await call(s.base, 'POST', '/pool/p/branch/main', { body: rows.join('\n') });
+      expect(load.status).toBe(200);
+      const q = await call(s.base, 'POST', '/query', {
+        body: JSON.stringify({ query: 'from p | sort -r bytes, ts | put n:=len(host)' }),
+        headers: { 'Content-Type': 'application/json', Accept: 'application/x-zng' },
+      });
+      expect(q.status).toBe(200);
+      expect(q.body.length).toBeGreaterThan(256 * 1024);
+      answers.push(q.body);
+    } finally {
+      s.child.kill('SIGTERM');
+      await exit(s.child);
+    }
+  }
+  expect(answers[0].equals(answers[1])).toBe(true);
+});
+
+test('a bad -zng.worker fails', async () => {
+  const { child } = serve(['-l', '127.0.0.1:0', '-lake', path.join(dir, 'l3'), '-zng.worker', 'x']);
+  expect(await exit(child)).toBe(1);
+});

@@ -3,6 +3,11 @@
 // threshold both are flushed, types frame first. Frames are LZ4-compressed
 // when that makes them smaller. With compression off the output is
 // byte-identical to the reference's.
+//
+// Big values frames may be compressed on the compression worker
+// (compresspool.ts) while this thread fills the next ones: frames then
+// wait in a queue and go to the sink in order, and anything that must
+// follow them (typedefs, control messages, end of stream) waits for it.
 
 import { ByteSink, ControlMessage, ValueWriter, WriterOptions } from '../io';
 import { quotedName, quotedTypeName, quoteString } from '../../zed/names';
@@ -10,6 +15,7 @@ import { Type } from '../../zed/types';
 import { Value } from '../../zed/value';
 import { putUvarint, uvarintSize } from '../../zed/zcode';
 import { ByteBuf, TypeEncoder } from './encoder';
+import { CompressPool, compressPool } from './compresspool';
 import {
   COMPRESSED,
   COMPRESSION_LZ4,
@@ -20,11 +26,17 @@ import {
   MAX_HEADER,
 } from './frame';
 import { lz4Compress } from './lz4';
+import { buildValuesFrame, RESERVE } from './valuesframe';
 
 /** Below this many bytes a body is copied byte by byte (no subarray). */
 const SHORT_COPY = 64;
-/** Bytes kept free before the values for an uncompressed frame's header. */
-const RESERVE = 11;
+/** Frames queued for the sink before the writer waits for them (the sink's back-pressure). */
+const MAX_QUEUED = 4;
+
+export interface ZngWriterOptions extends WriterOptions {
+  /** The compression worker (default: the process's, compresspool.ts); null: none. */
+  pool?: CompressPool | null;
+}
 
 export class ZngWriter implements ValueWriter {
   private types = new TypeEncoder();
@@ -38,14 +50,21 @@ export class ZngWriter implements ValueWriter {
   private lastType: Type | null = null;
   private lastId = 0;
   private zbuf: Buffer = Buffer.alloc(0);
+  private readonly pool: CompressPool | null;
+  /** Frames waiting for the sink, in order; each link writes one. */
+  private chain: Promise<void> = Promise.resolve();
+  private queued = 0;
+  /** The first error of a queued frame (its compression or its write). */
+  private failure: { error: unknown } | null = null;
 
   constructor(
     private sink: ByteSink,
-    opts: WriterOptions = {},
+    opts: ZngWriterOptions = {},
   ) {
     this.compress = opts.compress ?? true;
     this.threshold = opts.frameThreshold ?? DEFAULT_FRAME_THRESHOLD;
     this.values.len = RESERVE;
+    this.pool = this.compress ? (opts.pool !== undefined ? opts.pool : compressPool()) : null;
   }
 
   /**
@@ -57,6 +76,7 @@ export class ZngWriter implements ValueWriter {
   }
 
   async write(vals: Value[]): Promise<void> {
+    if (this.failure !== null) throw this.failure.error;
     const types = this.types;
     const values = this.values;
     const limit = this.threshold + RESERVE;
@@ -183,6 +203,7 @@ export class ZngWriter implements ValueWriter {
     else if (msg instanceof Uint8Array) body = Buffer.from(msg.buffer, msg.byteOffset, msg.length);
     else body = Buffer.from(controlZSON(msg), 'utf8');
     await this.flush();
+    await this.drain();
     const payload = Buffer.allocUnsafe(body.length + 1);
     payload[0] = format;
     body.copy(payload, 1);
@@ -198,6 +219,7 @@ export class ZngWriter implements ValueWriter {
    */
   async endStream(): Promise<void> {
     await this.flush();
+    await this.drain();
     if (this.flushed !== this.pos) {
       await this.emit(Buffer.from([EOS]));
       this.flushed = this.pos;
@@ -219,7 +241,8 @@ export class ZngWriter implements ValueWriter {
     if (tb.len === 0 && vlen === 0) return;
     if (tb.len > 0) {
       // New types (rare after a stream's first frame): both frames in one
-      // chunk.
+      // chunk, after the frames before them.
+      await this.drain();
       const out = Buffer.allocUnsafe(2 * MAX_HEADER + tb.len + vlen);
       let o = this.putFrame(out, 0, FrameType.Types, tb.buf, 0, tb.len);
       if (vlen > 0) o = this.putFrame(out, o, FrameType.Values, vb.buf, RESERVE, vlen);
@@ -229,48 +252,44 @@ export class ZngWriter implements ValueWriter {
       return;
     }
     vb.len = RESERVE;
-    await this.emit(this.valuesFrame(vlen));
+    const buf = vb.buf;
+    const pool = this.pool;
+    if (pool !== null && pool.takes(vlen)) {
+      await this.enqueue(pool.compress(buf, vlen));
+      return;
+    }
+    // With no copy of the payload: compressed straight into the chunk
+    // sent, or sent from the values buffer itself, which is then replaced
+    // since the sink may hold the chunk.
+    const { frame, inPlace } = buildValuesFrame(buf, vlen, this.compress);
+    if (inPlace) vb.buf = Buffer.allocUnsafe(buf.length);
+    if (this.queued === 0) await this.emit(frame);
+    else await this.enqueue(Promise.resolve(frame));
   }
 
-  /**
-   * The frame of the buffered values (vlen bytes after RESERVE), with no
-   * copy of the payload: compressed straight into the chunk sent, or sent
-   * uncompressed from the values buffer itself (with its header written
-   * into the reserved bytes before it), which is then replaced, since the
-   * sink may hold the chunk.
-   */
-  private valuesFrame(vlen: number): Buffer {
-    const vb = this.values;
-    const type = FrameType.Values;
-    if (this.compress) {
-      // Compressed data goes at MAX_HEADER; the header is written just
-      // before it once its length is known.
-      const out = Buffer.allocUnsafe(MAX_HEADER + vlen);
-      const zlen = lz4Compress(
-        vb.buf,
-        RESERVE,
-        RESERVE + vlen,
-        out,
-        MAX_HEADER,
-        MAX_HEADER + vlen - 1,
-      );
-      if (zlen > 0) {
-        const flen = zlen + 1 + uvarintSize(vlen);
-        const start = MAX_HEADER - (1 + uvarintSize(Math.floor(flen / 16)) + 1 + uvarintSize(vlen));
-        let o = start;
-        out[o++] = (type << 4) | (flen & 0xf) | COMPRESSED;
-        o = putUvarint(out, o, Math.floor(flen / 16));
-        out[o++] = COMPRESSION_LZ4;
-        putUvarint(out, o, vlen);
-        return out.subarray(start, MAX_HEADER + zlen);
-      }
-    }
-    const start = RESERVE - (1 + uvarintSize(Math.floor(vlen / 16)));
-    const buf = vb.buf;
-    buf[start] = (type << 4) | (vlen & 0xf);
-    putUvarint(buf, start + 1, Math.floor(vlen / 16));
-    vb.buf = Buffer.allocUnsafe(buf.length);
-    return buf.subarray(start, RESERVE + vlen);
+  /** Queues a frame for the sink after those queued; waits for them while too many are. */
+  private async enqueue(frame: Promise<Buffer>): Promise<void> {
+    // Handled here, so a frame left behind by an earlier failure is no
+    // unhandled rejection; the link below still sees its error.
+    frame.catch(() => undefined);
+    this.queued++;
+    this.chain = this.chain
+      .then(async () => {
+        if (this.failure === null) await this.emit(await frame);
+      })
+      .catch((error: unknown) => {
+        this.failure ??= { error };
+      })
+      .finally(() => {
+        this.queued--;
+      });
+    if (this.queued > MAX_QUEUED) await this.drain();
+  }
+
+  /** Waits until every queued frame is written; throws the first error among them. */
+  private async drain(): Promise<void> {
+    if (this.queued > 0) await this.chain;
+    if (this.failure !== null) throw this.failure.error;
   }
 
   private async emit(chunk: Buffer): Promise<void> {
