@@ -10,10 +10,13 @@
 // way: the worker runs the writer's own frame builder and codec
 // (valuesframe.ts).
 //
-// Frames cross in slots of shared memory, copied in and out: transferring
-// each frame's ArrayBuffer instead cost about 0.7 ms a message on a server
-// holding a large heap. The worker marks a slot done in a shared control
-// word, so a writer whose thread never returns to the event loop (a query
+// Frames cross in two slots of shared memory, each sent to the worker
+// once: the values are copied in and the frame copied out, since the sink
+// may hold it. Transferring each frame's ArrayBuffer instead cost about
+// 0.7 ms a message on a server holding a large heap; letting the writer
+// fill its values in a slot (no copy in) made its own loop slower
+// (measured on the sort's 108 MB response), so the copy stays. The worker marks a slot done in a shared
+// control word, so a writer whose thread never returns to the event loop (a query
 // whose input is all in memory) still sees the slot free before its next
 // frame; the worker's message does the same for a thread that waits.
 //
@@ -31,12 +34,18 @@ import { RESERVE } from './valuesframe';
 
 export interface CompressRequest {
   id: number;
-  /** The values at RESERVE (valuesframe.ts); the frame goes to out or stays in values. */
+  /** The slot: its values at RESERVE (valuesframe.ts); the frame goes to its out or stays in values. */
+  slot: number;
+  vlen: number;
+  /** The slot's memory, the first time the slot goes to this worker. */
+  mem?: SlotMemory;
+}
+
+export interface SlotMemory {
   values: SharedArrayBuffer;
   out: SharedArrayBuffer;
   /** The control words (Ctl). */
   ctl: SharedArrayBuffer;
-  vlen: number;
 }
 
 /** The worker's answer by message: only errors need one (the rest is in the control words). */
@@ -51,15 +60,17 @@ export const DONE = 2;
 export const MIN_OFFLOAD = 64 * 1024;
 /** Value bytes a slot holds: a frame at the default threshold, and its last value. */
 export const SLOT_BYTES = 1 << 20;
-/** Slots, so frames on the worker at once (one compressing, one waiting), over all writers. */
-const SLOTS = 2;
+/** Frames on the worker at once (one compressing, one waiting), over all writers. */
+const MAX_PENDING = 2;
 /** An idle worker ends after this long (a new one starts in about 30 ms). */
 const IDLE_MS = 10_000;
 
 interface Slot {
-  values: SharedArrayBuffer;
-  out: SharedArrayBuffer;
+  index: number;
+  mem: SlotMemory;
   ctl: Int32Array;
+  /** The worker that has the slot's memory. */
+  sentTo: Worker | null;
 }
 
 interface Pending {
@@ -72,7 +83,7 @@ export class CompressPool {
   private worker: Worker | null = null;
   private pending = new Map<number, Pending>();
   private free: Slot[] = [];
-  private slots = 0;
+  private slotCount = 0;
   private nextId = 1;
   private closed = false;
   private idle: NodeJS.Timeout | null = null;
@@ -80,60 +91,46 @@ export class CompressPool {
   /** Whether a frame of vlen value bytes can go to the worker now. */
   takes(vlen: number): boolean {
     if (this.closed || vlen < MIN_OFFLOAD || RESERVE + vlen > SLOT_BYTES) return false;
-    if (this.free.length > 0 || this.slots < SLOTS) return true;
+    if (this.pending.size < MAX_PENDING) return true;
     this.reap();
-    return this.free.length > 0;
+    return this.pending.size < MAX_PENDING;
   }
 
   /**
-   * The frame of src's vlen values at RESERVE (see buildValuesFrame),
-   * built on the worker from a copy: src is the caller's again at once.
-   * Call only when takes(vlen).
+   * The frame of values's vlen values at RESERVE (see buildValuesFrame),
+   * built on the worker from a copy in a slot: values is the caller's
+   * again at once. Call only when takes(vlen).
    */
-  compress(src: Buffer, vlen: number): Promise<Buffer> {
+  compress(values: Buffer, vlen: number): Promise<Buffer> {
     if (!this.takes(vlen)) return Promise.reject(new Error('internal error: no compression slot'));
-    const slot = this.free.pop() ?? this.newSlot();
-    src.copy(Buffer.from(slot.values), RESERVE, RESERVE, RESERVE + vlen);
+    const slot = this.take();
+    values.copy(Buffer.from(slot.mem.values), RESERVE, RESERVE, RESERVE + vlen);
     const w = (this.worker ??= this.spawn());
     if (this.idle !== null) clearTimeout(this.idle);
     this.idle = null;
     const id = this.nextId++;
     if (this.pending.size === 0) w.ref();
     Atomics.store(slot.ctl, Ctl.State, BUSY);
-    const req: CompressRequest = {
-      id,
-      values: slot.values,
-      out: slot.out,
-      ctl: slot.ctl.buffer as SharedArrayBuffer,
-      vlen,
-    };
+    const req: CompressRequest = { id, slot: slot.index, vlen };
+    if (slot.sentTo !== w) {
+      req.mem = slot.mem;
+      slot.sentTo = w;
+    }
     return new Promise<Buffer>((resolve, reject) => {
       this.pending.set(id, { slot, resolve, reject });
       w.postMessage(req);
     });
   }
 
-  /** Frames on the worker now (for tests). */
-  get inFlight(): number {
-    return this.pending.size;
-  }
-
-  /** Ends the worker; its frames fail. */
-  async close(): Promise<void> {
-    this.closed = true;
-    const w = this.worker;
-    if (w === null) return;
-    this.failAll(w, 'closed');
-    await w.terminate();
-  }
-
-  private newSlot(): Slot {
-    this.slots++;
-    return {
+  private take(): Slot {
+    const free = this.free.pop();
+    if (free !== undefined) return free;
+    const mem: SlotMemory = {
       values: new SharedArrayBuffer(SLOT_BYTES),
       out: new SharedArrayBuffer(MAX_HEADER + SLOT_BYTES),
-      ctl: new Int32Array(new SharedArrayBuffer(16)),
+      ctl: new SharedArrayBuffer(16),
     };
+    return { index: this.slotCount++, mem, ctl: new Int32Array(mem.ctl), sentTo: null };
   }
 
   /** Finishes the frames the worker has marked done. */
@@ -153,17 +150,36 @@ export class CompressPool {
       w.unref();
       this.idle = setTimeout(() => this.retire(w), IDLE_MS).unref();
     }
-    const ctl = p.slot.ctl;
+    const slot = p.slot;
     if (error !== null) {
-      this.free.push(p.slot);
+      this.release(slot);
       p.reject(new Error(`ZNG compression worker: ${error}`));
       return;
     }
+    const ctl = slot.ctl;
     const len = ctl[Ctl.Len];
     const frame = Buffer.allocUnsafeSlow(len);
-    Buffer.from(ctl[Ctl.InPlace] ? p.slot.values : p.slot.out, ctl[Ctl.Start], len).copy(frame);
-    this.free.push(p.slot);
+    Buffer.from(ctl[Ctl.InPlace] ? slot.mem.values : slot.mem.out, ctl[Ctl.Start], len).copy(frame);
+    this.release(slot);
     p.resolve(frame);
+  }
+
+  private release(slot: Slot): void {
+    this.free.push(slot);
+  }
+
+  /** Frames on the worker now (for tests). */
+  get inFlight(): number {
+    return this.pending.size;
+  }
+
+  /** Ends the worker; its frames fail. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const w = this.worker;
+    if (w === null) return;
+    this.failAll(w, 'closed');
+    await w.terminate();
   }
 
   /** Ends worker w if it is still the idle worker. */
@@ -182,10 +198,7 @@ export class CompressPool {
       `ZNG compression worker failed: ${why instanceof Error ? why.message : String(why)}`,
     );
     // Their slots may still be written by the ending thread: dropped.
-    for (const p of this.pending.values()) {
-      this.slots--;
-      p.reject(err);
-    }
+    for (const p of this.pending.values()) p.reject(err);
     this.pending.clear();
   }
 

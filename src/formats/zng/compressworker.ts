@@ -1,19 +1,38 @@
 // The body of the ZNG writer's compression worker (compresspool.ts): builds
-// one values frame per message from the values the writer copied into a
-// slot of shared memory, with the writer's own frame builder and LZ4
-// codec, into the slot's output (or, uncompressed, in place), writes where
-// the frame is into the slot's control words and marks it done; only an
-// error is answered by message.
+// one values frame per message from the values in a slot of shared memory,
+// with the writer's own frame builder and LZ4 codec, into the slot's
+// output (or, uncompressed, in place), writes where the frame is into the
+// slot's control words and marks it done. A slot's memory comes with its
+// first message.
 
 import { parentPort } from 'node:worker_threads';
 import { BUSY, CompressRequest, Ctl, DONE } from './compresspool';
 import { buildValuesFrame } from './valuesframe';
 
+interface Slot {
+  values: Buffer;
+  out: Buffer;
+  ctl: Int32Array;
+}
+
+const slots = new Map<number, Slot>();
+
 parentPort!.on('message', (req: CompressRequest) => {
-  const ctl = new Int32Array(req.ctl);
+  if (req.mem) {
+    slots.set(req.slot, {
+      values: Buffer.from(req.mem.values),
+      out: Buffer.from(req.mem.out),
+      ctl: new Int32Array(req.mem.ctl),
+    });
+  }
+  const slot = slots.get(req.slot);
+  if (!slot) {
+    parentPort!.postMessage({ id: req.id, error: `no memory for slot ${req.slot}` });
+    return;
+  }
+  const ctl = slot.ctl;
   try {
-    const values = Buffer.from(req.values);
-    const { frame, inPlace } = buildValuesFrame(values, req.vlen, true, Buffer.from(req.out));
+    const { frame, inPlace } = buildValuesFrame(slot.values, req.vlen, true, slot.out);
     ctl[Ctl.InPlace] = inPlace ? 1 : 0;
     ctl[Ctl.Start] = frame.byteOffset;
     ctl[Ctl.Len] = frame.length;

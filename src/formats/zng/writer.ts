@@ -255,6 +255,7 @@ export class ZngWriter implements ValueWriter {
     const buf = vb.buf;
     const pool = this.pool;
     if (pool !== null && pool.takes(vlen)) {
+      // On the worker, from a copy: this thread goes on filling buf.
       await this.enqueue(pool.compress(buf, vlen));
       return;
     }
