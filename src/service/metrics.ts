@@ -2,6 +2,7 @@
 // a zlake_ prefix, _total for counters, base units (seconds, bytes).
 
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { CompressCounts } from '../formats/zng/compresspool';
 import type { ScanCacheStats } from '../lake/cache';
 import type { ScanTotals } from '../lake/lake';
 
@@ -235,6 +236,26 @@ export class Metrics {
       'ZNG streams evicted from the scan cache to stay within its capacity.',
       (s) => s.evictions,
     );
+  }
+
+  /**
+   * Reports where big ZNG frames were compressed (read when metrics are
+   * scraped): on the compression worker, or on the query's thread because
+   * the worker had two frames already (a worker that does not keep up).
+   */
+  observeZngWorker(counts: () => CompressCounts | null): void {
+    new Counter({
+      name: 'zlake_zng_frames_compressed_total',
+      help: 'ZNG frames of 64 KiB and more compressed, by thread: worker (-zng.worker) or query.',
+      labelNames: ['thread'],
+      registers: [this.registry],
+      collect() {
+        const c = counts();
+        this.reset();
+        this.inc({ thread: 'worker' }, c?.worker ?? 0);
+        this.inc({ thread: 'query' }, c?.thread ?? 0);
+      },
+    });
   }
 
   /** A counter whose value is read from a running total when metrics are scraped. */

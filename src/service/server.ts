@@ -6,6 +6,7 @@ import express, { NextFunction, Request, Response } from 'express';
 import { readFileSync } from 'node:fs';
 import * as http from 'node:http';
 import { AddressInfo } from 'node:net';
+import { compressPool } from '../formats/zng/compresspool';
 import * as path from 'node:path';
 import { Lake } from '../lake';
 import { Ksuid } from '../lake/ksuid';
@@ -117,6 +118,7 @@ export class Service {
     const cache = this.lake.cache;
     this.metrics.observeScanCache(() => cache.stats(), cache.budget);
     this.metrics.observeScans(() => this.lake.scanTotals);
+    this.metrics.observeZngWorker(() => compressPool()?.counts ?? null);
     const engine = opts.engine ?? zedEngine;
     this.engine = () => engine;
     this.hub = new EventHub(this.lake, this.metrics, this.log.with({}, 'events'), {

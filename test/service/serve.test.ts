@@ -122,6 +122,17 @@ test('-zng.worker on and off answer a large query with the same bytes', async ()
       expect(q.status).toBe(200);
       expect(q.body.length).toBeGreaterThan(256 * 1024);
       answers.push(q.body);
+      // The metric says where the big frames were compressed.
+      const m = (await call(s.base, 'GET', '/metrics')).text;
+      const count = (thread: string) =>
+        Number(
+          new RegExp(`^zlake_zng_frames_compressed_total\\{thread="${thread}"\\} (\\d+)`, 'm').exec(
+            m,
+          )?.[1],
+        );
+      const frames = count('worker') + count('query');
+      if (mode === 'on') expect(count('worker')).toBeGreaterThan(0);
+      else expect(frames).toBe(0);
     } finally {
       s.child.kill('SIGTERM');
       await exit(s.child);

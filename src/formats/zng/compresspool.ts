@@ -79,7 +79,16 @@ interface Pending {
   reject(e: unknown): void;
 }
 
+/** Big frames (MIN_OFFLOAD and more) by where they were compressed, for metrics. */
+export interface CompressCounts {
+  /** On the worker. */
+  worker: number;
+  /** On the writer's thread, the worker having two frames already. */
+  thread: number;
+}
+
 export class CompressPool {
+  readonly counts: CompressCounts = { worker: 0, thread: 0 };
   private worker: Worker | null = null;
   private pending = new Map<number, Pending>();
   private free: Slot[] = [];
@@ -91,9 +100,10 @@ export class CompressPool {
   /** Whether a frame of vlen value bytes can go to the worker now. */
   takes(vlen: number): boolean {
     if (this.closed || vlen < MIN_OFFLOAD || RESERVE + vlen > SLOT_BYTES) return false;
+    if (this.pending.size >= MAX_PENDING) this.reap();
     if (this.pending.size < MAX_PENDING) return true;
-    this.reap();
-    return this.pending.size < MAX_PENDING;
+    this.counts.thread++;
+    return false;
   }
 
   /**
@@ -104,6 +114,7 @@ export class CompressPool {
   compress(values: Buffer, vlen: number): Promise<Buffer> {
     if (!this.takes(vlen)) return Promise.reject(new Error('internal error: no compression slot'));
     const slot = this.take();
+    this.counts.worker++;
     values.copy(Buffer.from(slot.mem.values), RESERVE, RESERVE, RESERVE + vlen);
     const w = (this.worker ??= this.spawn());
     if (this.idle !== null) clearTimeout(this.idle);
