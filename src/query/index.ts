@@ -24,6 +24,7 @@ import { StackOverflow } from './expr/vars';
 import { parse, ParseError } from './parser';
 import { QueryContext, QueryContextOptions } from './runtime/context';
 import { Operator } from './runtime/operator';
+import { Materialize } from './vector/operator';
 import './functions';
 import './aggregates';
 
@@ -61,6 +62,12 @@ export interface QueryOptions {
    * query allows. Default: the source's mode, else ZLAKE_VECTOR_SCAN.
    */
   vector?: VectorMode;
+  /**
+   * The caller has done with each batch next() returned before it calls
+   * next() again (it writes the batch out, keeping no value): output rows
+   * built from columns may then reuse one batch's memory for the next.
+   */
+  transientOutput?: boolean;
 }
 
 /** One step of a query's output: a batch on a channel, or a channel's end. */
@@ -282,6 +289,8 @@ export async function compileAST(seq: ast.Seq, opts: QueryOptions = {}): Promise
     ...(opts.vector ? { vector: opts.vector } : {}),
   });
   const outputs = b.seq(graph, []);
+  // Only an output channel's own operator: any operator after it may keep values.
+  if (opts.transientOutput) for (const o of outputs) if (o instanceof Materialize) o.reuseOutput();
   return new Query(ctx, outputs, graph);
 }
 

@@ -34,6 +34,8 @@ export interface QuerySpec {
   signal: AbortSignal;
   /** Receives warnings as the query meets them. */
   onWarning?: (msg: string) => void;
+  /** The caller writes each batch out before asking for the next (see QueryOptions). */
+  transientOutput?: boolean;
 }
 
 export interface DeleteFilter {

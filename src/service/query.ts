@@ -175,6 +175,9 @@ export async function handleQuery(
         head: { pool, branch },
         signal: abort.signal,
         onWarning: (msg) => log.debug('query warning', { warning: msg }),
+        // The ZNG writer copies every value it is given before write()
+        // returns, and the loop below asks for the next batch only then.
+        transientOutput: format === 'zng',
       }),
     );
   } catch (e) {

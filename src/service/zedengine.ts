@@ -23,6 +23,7 @@ export const zedEngine: QueryEngine = {
       ctx,
       source: new LakeSource(spec.lake),
       head: spec.head.pool ? spec.head : undefined,
+      transientOutput: spec.transientOutput,
     });
     return {
       next: () => {

@@ -5,7 +5,7 @@
 
 import { TypeContext } from '../../zed/context';
 import { Column, ColumnBuilder, ColumnData, RecordRecipe, VecBatch } from '../../zed/vector';
-import { Type } from '../../zed/types';
+import { Type, TypeNull } from '../../zed/types';
 import { EMPTY, Value } from '../../zed/value';
 import { putUvarint, uvarintSize } from '../../zed/zcode';
 import { Expr } from '../expr/expr';
@@ -13,6 +13,33 @@ import { fieldPath } from '../expr/path';
 
 /** Values per batch of materialized rows. */
 export const ROW_BATCH = 1024;
+
+/**
+ * The memory of the rows materialize() built last, reused for the next
+ * call where its caller has done with them by then (a query's output that
+ * is written out before the next is asked for, Materialize.reuseOutput):
+ * the Value objects and the buffer their records lie in. A cut of a
+ * million rows otherwise allocates a million values and their 50 MB
+ * afresh, which the collector then pays for.
+ */
+export class RowScratch {
+  private buf: Buffer = Buffer.alloc(0);
+  private vals: Value[] = [];
+
+  /** A buffer of at least size bytes (its contents are overwritten). */
+  buffer(size: number): Buffer {
+    if (this.buf.length < size) this.buf = Buffer.allocUnsafe(Math.max(size, 2 * this.buf.length));
+    return this.buf;
+  }
+
+  /** n Value objects to point at the new rows. */
+  values(n: number): Value[] {
+    const vals = this.vals;
+    if (vals.length > n) vals.length = n;
+    while (vals.length < n) vals.push(new Value(TypeNull, EMPTY, 0, -1));
+    return vals;
+  }
+}
 
 /** A batch of the columns a source read. */
 export function columnsBatch(n: number, cols: Column[], shape: VecBatch['shape']): VecBatch {
@@ -82,6 +109,8 @@ export function materialize(
   from: number,
   to: number,
   recipe: RecordRecipe | null = null,
+  /** Where the rows of one recipe are built, reused (see RowScratch); null: new memory. */
+  scratch: RowScratch | null = null,
 ): Value[] {
   const sel = b.sel;
   const out = new Array<Value>(to - from);
@@ -93,7 +122,8 @@ export function materialize(
   const shape = b.shape!;
   const recipes = recipe === null ? shape.recipes : [recipe];
   const recipeOf = recipe === null ? shape.recipeOf : null;
-  if (recipeOf === null && recipes[0].nulls === null) return oneRecipe(b, from, to, recipes[0]);
+  if (recipeOf === null && recipes[0].nulls === null)
+    return oneRecipe(b, from, to, recipes[0], scratch);
   const cols = b.cols;
   // Sizes first, so the records are built in one buffer.
   let size = 0;
@@ -139,7 +169,13 @@ export function materialize(
 }
 
 /** materialize() where every row is a record of one recipe (the common case, made fast). */
-function oneRecipe(b: VecBatch, from: number, to: number, r: RecordRecipe): Value[] {
+function oneRecipe(
+  b: VecBatch,
+  from: number,
+  to: number,
+  r: RecordRecipe,
+  scratch: RowScratch | null,
+): Value[] {
   const sel = b.sel;
   const datas = r.cols.map((c) => b.cols[c].data);
   const nf = datas.length;
@@ -157,9 +193,11 @@ function oneRecipe(b: VecBatch, from: number, to: number, r: RecordRecipe): Valu
   }
   size += (to - from) * (1 + uvarintSize(size + 1));
   // Slack for copy32() past the last run.
-  const buf = Buffer.allocUnsafe(size + 32);
-  if (nf === 1 || nf === 2) return upToTwo(b, from, to, r.type, datas[0], datas[nf - 1], nf, buf);
-  const out = new Array<Value>(to - from);
+  const buf = scratch !== null ? scratch.buffer(size + 32) : Buffer.allocUnsafe(size + 32);
+  const out = scratch !== null ? scratch.values(to - from) : new Array<Value>(to - from);
+  const reuse = scratch !== null;
+  if (nf === 1 || nf === 2)
+    return upToTwo(b, from, to, r.type, datas[0], datas[nf - 1], nf, buf, out, reuse);
   const offs = datas.map((d) => d.off);
   const bufs = datas.map((d) => d.buf);
   const views = datas.map((d) => d.view);
@@ -181,7 +219,8 @@ function oneRecipe(b: VecBatch, from: number, to: number, r: RecordRecipe): Valu
       const off = offs[f];
       o = copyRun(buf, dv, o, bufs[f], views[f], off[i], off[i + 1]);
     }
-    out[k - from] = new Value(t, buf, start, body);
+    if (reuse) out[k - from].set(t, buf, start, body);
+    else out[k - from] = new Value(t, buf, start, body);
   }
   return out;
 }
@@ -217,9 +256,11 @@ function upToTwo(
   d1: ColumnData,
   nf: number,
   buf: Buffer,
+  /** to - from values: new ones go there, or (reuse) the ones there are set. */
+  out: Value[],
+  reuse: boolean,
 ): Value[] {
   const sel = b.sel;
-  const out = new Array<Value>(to - from);
   const dv = new DataView(buf.buffer, buf.byteOffset, buf.length);
   const off0 = d0.off;
   const src0 = d0.buf;
@@ -252,7 +293,8 @@ function upToTwo(
         o += e1 - a1;
       } else o = copyRun(buf, dv, o, src1, view1, a1, e1);
     }
-    out[k - from] = new Value(t, buf, start, body);
+    if (reuse) out[k - from].set(t, buf, start, body);
+    else out[k - from] = new Value(t, buf, start, body);
   }
   return out;
 }

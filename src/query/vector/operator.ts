@@ -13,7 +13,15 @@ import { QueryContext } from '../runtime/context';
 import { ValueArena } from '../runtime/arena';
 import { Operator } from '../runtime/operator';
 import { Cutter, CutField } from '../runtime/ops/cut';
-import { columnsBatch, materialize, ROW_BATCH, rowsBatch, selectedBytes, withSel } from './batch';
+import {
+  columnsBatch,
+  materialize,
+  ROW_BATCH,
+  RowScratch,
+  rowsBatch,
+  selectedBytes,
+  withSel,
+} from './batch';
 
 export interface VecOperator {
   /** The next batch (with at least one selected row), or null at the end. */
@@ -216,6 +224,8 @@ export class Materialize implements Operator {
   private closed = false;
   private readonly cutter: Cutter | null;
   private readonly arena = new ValueArena();
+  /** Memory for its rows, reused pull by pull (reuseOutput), or null. */
+  private scratch: RowScratch | null = null;
 
   constructor(
     private readonly parent: VecOperator,
@@ -225,6 +235,15 @@ export class Materialize implements Operator {
     private readonly colOf: ((field: string) => number) | null = null,
   ) {
     this.cutter = project === null ? null : new Cutter(ctx!.zctx, project);
+  }
+
+  /**
+   * Lets each pull's rows reuse the memory of the pull before: only for
+   * a query's output operator whose caller has written a batch out before
+   * it asks for the next (compileQuery's transientOutput).
+   */
+  reuseOutput(): void {
+    this.scratch = new RowScratch();
   }
 
   /**
@@ -254,7 +273,7 @@ export class Materialize implements Operator {
 
   /** The rows sel[from, to) of b, projected. */
   private projected(b: VecBatch, from: number, to: number): Value[] {
-    if (this.recipe !== null) return materialize(b, from, to, this.recipe);
+    if (this.recipe !== null) return materialize(b, from, to, this.recipe, this.scratch);
     const vals = materialize(b, from, to);
     const cutter = this.cutter!;
     const errors = b.errors ?? null;
@@ -280,7 +299,9 @@ export class Materialize implements Operator {
         if (this.pos < n) {
           const to = Math.min(n, this.pos + ROW_BATCH);
           const out =
-            this.cutter === null ? materialize(b, this.pos, to) : this.projected(b, this.pos, to);
+            this.cutter === null
+              ? materialize(b, this.pos, to, null, this.scratch)
+              : this.projected(b, this.pos, to);
           this.pos = to;
           if (out.length > 0) return out;
           continue;

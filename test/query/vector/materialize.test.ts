@@ -2,10 +2,12 @@
 // values end to end, after one spare byte (0) and its tag, and the records
 // lie end to end in one buffer (the layout the ZNG writer copies in runs),
 // for records of one, two and more fields, short and long values (long
-// bodies take two-byte tags), with and without a selection.
+// bodies take two-byte tags), with and without a selection; and the same
+// rows where each call reuses the memory of the call before (RowScratch,
+// for a query's output that is written out batch by batch).
 
 import fc from 'fast-check';
-import { materialize } from '../../../src/query/vector/batch';
+import { materialize, RowScratch } from '../../../src/query/vector/batch';
 import { TypeContext } from '../../../src/zed/context';
 import { TypeString } from '../../../src/zed/types';
 import { ColumnBuilder, RecordRecipe, VecBatch } from '../../../src/zed/vector';
@@ -26,8 +28,13 @@ const column = (n: number) =>
     { minLength: n, maxLength: n },
   );
 
-test('records of columns: bodies, tags and spare bytes end to end', () => {
+test.each([
+  ['new memory', false],
+  ['memory reused call by call', true],
+])('records of columns: bodies, tags and spare bytes end to end (%s)', (_, reuse) => {
   const zctx = new TypeContext();
+  // One scratch for every run: each call's rows overwrite the last's.
+  const scratch = reuse ? new RowScratch() : null;
   fc.assert(
     fc.property(
       fc.integer({ min: 1, max: 60 }).chain((n) =>
@@ -52,7 +59,7 @@ test('records of columns: bodies, tags and spare bytes end to end', () => {
         const batch: VecBatch = { n, cols, sel, rows: null, shape: null };
         const m = sel === null ? n : sel.length;
         const from = m === 0 ? 0 : cut % m;
-        const got = materialize(batch, from, m, recipe);
+        const got = materialize(batch, from, m, recipe, scratch);
         expect(got.length).toBe(m - from);
         let end = -1;
         got.forEach((v, k) => {
@@ -75,4 +82,34 @@ test('records of columns: bodies, tags and spare bytes end to end', () => {
     ),
     { numRuns: 300 },
   );
+});
+
+test('a scratch gives the next call the same values and buffer, set to its rows', () => {
+  const zctx = new TypeContext();
+  const type = zctx.lookupTypeRecord([{ name: 'a', type: TypeString }]);
+  const col = (words: string[]) => {
+    const b = new ColumnBuilder(words.length);
+    for (const w of words) b.append(TypeString, Buffer.from(w), 0, w.length);
+    return b.finish();
+  };
+  const batch = (words: string[]): VecBatch => ({
+    n: words.length,
+    cols: [col(words)],
+    sel: null,
+    rows: null,
+    shape: null,
+  });
+  const recipe: RecordRecipe = { type, cols: [0], nulls: null };
+  const scratch = new RowScratch();
+  const first = materialize(batch(['x', 'yy', 'zzz']), 0, 3, recipe, scratch);
+  const firstValue = first[0];
+  const firstBuf = first[0].buf;
+  const second = materialize(batch(['p', 'qq']), 0, 2, recipe, scratch);
+  expect(second).toHaveLength(2);
+  expect(second[0]).toBe(firstValue);
+  expect(second[0].buf).toBe(firstBuf);
+  expect(second.map((v) => v.buf.subarray(v.off + 1, v.off + v.len).toString())).toEqual([
+    'p',
+    'qq',
+  ]);
 });
