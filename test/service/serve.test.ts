@@ -77,7 +77,7 @@ async function started(
   flags: string[],
 ): Promise<{ child: ChildProcess; base: string; log: () => string }> {
   const portfile = path.join(dir, `port-${flags.join('')}`);
-  const child = spawnTs(path.join(__dirname, 'serve-child.ts'), [
+  const { child } = serve([
     '-l',
     '127.0.0.1:0',
     '-lake',

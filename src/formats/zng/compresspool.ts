@@ -15,10 +15,11 @@
 // may hold it. Transferring each frame's ArrayBuffer instead cost about
 // 0.7 ms a message on a server holding a large heap; letting the writer
 // fill its values in a slot (no copy in) made its own loop slower
-// (measured on the sort's 108 MB response), so the copy stays. The worker marks a slot done in a shared
-// control word, so a writer whose thread never returns to the event loop (a query
-// whose input is all in memory) still sees the slot free before its next
-// frame; the worker's message does the same for a thread that waits.
+// (measured on the sort's 108 MB response), so the copy stays. The worker
+// marks a slot done in a shared control word, so a writer whose thread
+// never returns to the event loop (a query whose input is all in memory)
+// still sees the slot free before its next frame; the worker's message
+// does the same for a thread that waits.
 //
 // The thread starts on first use, is unreferenced while idle, so it keeps
 // no process alive, and ends after IDLE_MS without work; a worker that
@@ -112,7 +113,8 @@ export class CompressPool {
    * again at once. Call only when takes(vlen).
    */
   compress(values: Buffer, vlen: number): Promise<Buffer> {
-    if (!this.takes(vlen)) return Promise.reject(new Error('internal error: no compression slot'));
+    if (this.pending.size >= MAX_PENDING)
+      return Promise.reject(new Error('internal error: no compression slot'));
     const slot = this.take();
     this.counts.worker++;
     values.copy(Buffer.from(slot.mem.values), RESERVE, RESERVE, RESERVE + vlen);
@@ -163,7 +165,7 @@ export class CompressPool {
     }
     const slot = p.slot;
     if (error !== null) {
-      this.release(slot);
+      this.free.push(slot);
       p.reject(new Error(`ZNG compression worker: ${error}`));
       return;
     }
@@ -171,12 +173,8 @@ export class CompressPool {
     const len = ctl[Ctl.Len];
     const frame = Buffer.allocUnsafeSlow(len);
     Buffer.from(ctl[Ctl.InPlace] ? slot.mem.values : slot.mem.out, ctl[Ctl.Start], len).copy(frame);
-    this.release(slot);
-    p.resolve(frame);
-  }
-
-  private release(slot: Slot): void {
     this.free.push(slot);
+    p.resolve(frame);
   }
 
   /** Frames on the worker now (for tests). */

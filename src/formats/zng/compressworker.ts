@@ -6,7 +6,7 @@
 // first message.
 
 import { parentPort } from 'node:worker_threads';
-import { BUSY, CompressRequest, Ctl, DONE } from './compresspool';
+import { CompressRequest, Ctl, DONE } from './compresspool';
 import { buildValuesFrame } from './valuesframe';
 
 interface Slot {
@@ -40,7 +40,7 @@ parentPort!.on('message', (req: CompressRequest) => {
     // A thread waiting on the frame (not polling) hears of it by message.
     parentPort!.postMessage({ id: req.id });
   } catch (e) {
-    Atomics.store(ctl, Ctl.State, BUSY);
+    // The slot stays BUSY (as the writer set it): the error comes by message.
     parentPort!.postMessage({ id: req.id, error: e instanceof Error ? e.message : String(e) });
   }
 });

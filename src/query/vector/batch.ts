@@ -193,9 +193,9 @@ function oneRecipe(
   }
   size += (to - from) * (1 + uvarintSize(size + 1));
   // Slack for copy32() past the last run.
-  const buf = scratch !== null ? scratch.buffer(size + 32) : Buffer.allocUnsafe(size + 32);
-  const out = scratch !== null ? scratch.values(to - from) : new Array<Value>(to - from);
   const reuse = scratch !== null;
+  const buf = reuse ? scratch.buffer(size + 32) : Buffer.allocUnsafe(size + 32);
+  const out = reuse ? scratch.values(to - from) : new Array<Value>(to - from);
   if (nf === 1 || nf === 2)
     return upToTwo(b, from, to, r.type, datas[0], datas[nf - 1], nf, buf, out, reuse);
   const offs = datas.map((d) => d.off);
