@@ -87,7 +87,13 @@ export class DCountColumn implements AggColumn {
   /** Up to INLINE distinct codes per group, then the group's sketch. */
   private codes = new Uint32Array(16 * INLINE);
   private n = new Uint8Array(16);
-  private sketches: (Sketch | undefined)[] = [];
+  /**
+   * The promoted groups' sketches, in order of promotion; sketchOf[g] is
+   * group g's place in it (a per-group JS array cost more to grow than
+   * the rest of a high-cardinality group-by's dcount: 313k groups, 40 ms).
+   */
+  private sketches: Sketch[] = [];
+  private sketchOf = new Int32Array(16);
   /**
    * A promoted group's pending codes (the sparse sketch's not yet merged
    * ones) live in a block of pool, numbered blockOf[g], rather than in its
@@ -108,10 +114,12 @@ export class DCountColumn implements AggColumn {
       const b = new Int32Array(g * 2);
       b.set(this.blockOf);
       this.blockOf = b;
+      const s = new Int32Array(g * 2);
+      s.set(this.sketchOf);
+      this.sketchOf = s;
     }
     this.n[g] = 0;
     this.blockOf[g] = -1;
-    this.sketches[g] = undefined;
   }
 
   touch(groups: Int32Array, len: number): number {
@@ -142,7 +150,7 @@ export class DCountColumn implements AggColumn {
     const n = this.n[g];
     if (n === PROMOTED) {
       const b = this.blockOf[g];
-      if (b < 0) this.sketches[g]!.insertCode(k);
+      if (b < 0) this.sketches[this.sketchOf[g]].insertCode(k);
       else this.addPending(g, b, k);
       return;
     }
@@ -170,7 +178,7 @@ export class DCountColumn implements AggColumn {
       return;
     }
     // Full: the sketch merges them now, as it would have on this insert.
-    const sk = this.sketches[g]!;
+    const sk = this.sketches[this.sketchOf[g]];
     sk.insertPending(pool, base + 1, c + 1);
     pool[base] = 0;
     if (!sk.sparse) this.blockOf[g] = -1;
@@ -182,7 +190,7 @@ export class DCountColumn implements AggColumn {
     const b = this.blockOf[g];
     if (b < 0) return;
     const base = b * BLOCK;
-    this.sketches[g]!.insertPending(this.pool, base + 1, this.pool[base]);
+    this.sketches[this.sketchOf[g]].insertPending(this.pool, base + 1, this.pool[base]);
     this.pool[base] = 0;
     this.blockOf[g] = -1;
   }
@@ -191,7 +199,8 @@ export class DCountColumn implements AggColumn {
   private promote(g: number): void {
     const n = this.n[g];
     if (n === PROMOTED) return;
-    this.sketches[g] = new Sketch();
+    this.sketchOf[g] = this.sketches.length;
+    this.sketches.push(new Sketch());
     const b = this.blocks++;
     if ((b + 1) * BLOCK > this.pool.length) this.pool = growUint32(this.pool);
     const pool = this.pool;
@@ -205,21 +214,21 @@ export class DCountColumn implements AggColumn {
   consumePartial(g: number, v: Value): void {
     this.promote(g);
     this.flush(g);
-    this.sketches[g]!.merge(partialSketch(v));
+    this.sketches[this.sketchOf[g]].merge(partialSketch(v));
   }
 
   result(g: number, _zctx: TypeContext): Value {
     const n = this.n[g];
     if (n !== PROMOTED) return out.uint(TypeUint64, sparseEstimate(n));
     this.flush(g);
-    return out.uint(TypeUint64, this.sketches[g]!.estimate());
+    return out.uint(TypeUint64, this.sketches[this.sketchOf[g]].estimate());
   }
 
   resultPartial(g: number, _zctx: TypeContext): Value {
     const n = this.n[g];
     if (n === PROMOTED) {
       this.flush(g);
-      return bytesValue(this.sketches[g]!.marshal());
+      return bytesValue(this.sketches[this.sketchOf[g]].marshal());
     }
     return bytesValue(Sketch.marshalCodes(this.codes.subarray(g * INLINE, g * INLINE + n), n));
   }
@@ -233,14 +242,19 @@ export class DCountColumn implements AggColumn {
   keep(groups: readonly number[]): void {
     for (let g = 0; g < this.size; g++) this.flush(g);
     this.blocks = 0;
+    const kept: Sketch[] = [];
     groups.forEach((g, i) => {
+      // i <= g, and later groups are past i: nothing read is yet overwritten.
       this.n[i] = this.n[g];
-      this.sketches[i] = this.sketches[g];
+      if (this.n[g] === PROMOTED) {
+        kept.push(this.sketches[this.sketchOf[g]]);
+        this.sketchOf[i] = kept.length - 1;
+      }
       this.blockOf[i] = -1;
       this.codes.copyWithin(i * INLINE, g * INLINE, g * INLINE + INLINE);
     });
+    this.sketches = kept;
     this.size = groups.length;
-    this.sketches.length = groups.length;
   }
 }
 

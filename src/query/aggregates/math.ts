@@ -278,7 +278,9 @@ export class MathColumn implements AggColumn {
     this.kind[g] = Kind.None;
     this.hasVal[g] = 0;
     this.f[g] = 0;
-    this.i[g] = 0;
+    // i is written when the group's state turns integer (convert), not
+    // here: appending to a JS array per group cost more than the rest of a
+    // float sum's groups (27 ms per 313k groups).
   }
 
   touch(groups: Int32Array, n: number): number {
@@ -396,7 +398,12 @@ export class MathColumn implements AggColumn {
     const i = this.i[g];
     if (from === Kind.None) {
       if (k === Kind.Float) this.f[g] = op.initFloat;
-      else this.i[g] = k === Kind.Uint ? op.initUint : op.initInt;
+      else {
+        // Pad up to g so the array stays dense (a far write would turn it into a dictionary).
+        const ints = this.i;
+        while (ints.length < g) ints.push(0);
+        ints[g] = k === Kind.Uint ? op.initUint : op.initInt;
+      }
     } else if (k === Kind.Float) {
       if (from !== Kind.Float) this.f[g] = typeof i === 'number' ? i : Number(i);
     } else if (from === Kind.Float) {
@@ -441,10 +448,11 @@ export class MathColumn implements AggColumn {
       this.kind[n] = this.kind[g];
       this.hasVal[n] = this.hasVal[g];
       this.f[n] = this.f[g];
-      this.i[n] = this.i[g];
+      // Groups past i's end have no integer state (n <= g, so n is inside it).
+      if (g < this.i.length) this.i[n] = this.i[g];
     });
     this.size = groups.length;
-    this.i.length = groups.length;
+    if (this.i.length > groups.length) this.i.length = groups.length;
   }
 }
 
