@@ -26,7 +26,7 @@ import { isMissing, isQuiet } from '../expr/errors';
 import { TRUE } from '../expr/expr';
 import { QueryContext } from '../runtime/context';
 import { Operator } from '../runtime/operator';
-import { Summarize, SummarizeOptions } from '../runtime/ops/summarize';
+import { Summarize, SummarizeOptions, WARM_GROUPS } from '../runtime/ops/summarize';
 import { VecOperator } from './operator';
 
 /** Where a summarize's inputs are in its batches. */
@@ -54,6 +54,15 @@ function closer(p: VecOperator): Operator {
  * (a decode worker built it). Tests lower the count to cover both paths.
  */
 export const groupByDictAfter = { uses: 1 };
+
+/** Rows a chunk of groupOneType locates, hashes and touches at a time. */
+const CHUNK = 1024;
+
+/**
+ * Groups from which groupOneType goes a chunk at a time (a smaller table is
+ * in the cache). Tests lower it to cover that path on small inputs.
+ */
+export const chunkedFrom = { groups: WARM_GROUPS };
 
 /**
  * Whether a column's data is worth a dictionary: it has one already, or a
@@ -131,9 +140,69 @@ export class VecSummarize extends Summarize {
   private group(b: VecBatch, from: number, m: number): number {
     const nk = this.nk;
     const col = b.cols[this.inputs.keys[0]];
-    if (nk === 1 && col.type !== null && this.valueCompare === null && dictPays(col.data))
-      return this.groupByDict(b, col, from, m);
+    if (nk === 1 && col.type !== null && this.valueCompare === null) {
+      if (dictPays(col.data)) return this.groupByDict(b, col, from, m);
+      // No quiet errors in a column of one type that is not an error type.
+      if (col.type.kind !== Kind.Error) return this.groupOneType(b, col, from, m);
+    }
     return this.groupEach(b, from, m);
+  }
+
+  /** Per row of a chunk (groupOneType): its key's offset, length and hash. */
+  private cOff = new Int32Array(CHUNK);
+  private cLen = new Int32Array(CHUNK);
+  private cHash = new Int32Array(CHUNK);
+  private touched = 0;
+
+  /**
+   * One key of one type (not an error type), without a dictionary: a chunk
+   * of rows at a time, the keys located and hashed first, then the table
+   * slots they will probe read (GroupTable.touch: the reads are independent,
+   * so their cache misses overlap rather than follow one another), then
+   * each row's group found or made. A table still in the cache
+   * (WARM_GROUPS) goes row by row.
+   */
+  private groupOneType(b: VecBatch, col: Column, from: number, m: number): number {
+    const sel = b.sel;
+    const grp = this.groups;
+    const table = this.table;
+    this.keyTypes[0] = col.type!;
+    const tv = this.tvs.id(this.keyTypes);
+    const buf = col.data.buf;
+    const scratch = this.scratch[0];
+    const kOff = this.cOff;
+    const kLen = this.cLen;
+    const kHash = this.cHash;
+    for (let start = from; start < m; start += CHUNK) {
+      const end = Math.min(m, start + CHUNK);
+      if (table.size < chunkedFrom.groups) {
+        const stop = this.groupEach(b, start, end);
+        if (stop < end) return stop;
+        continue;
+      }
+      const n = end - start;
+      for (let j = 0; j < n; j++) {
+        const k = start + j;
+        const v = col.at(sel === null ? k : sel[k], scratch);
+        const p = v.off;
+        const len = v.len;
+        kOff[j] = p;
+        kLen[j] = len;
+        kHash[j] = hashBytes(buf, p, len < 0 ? 0 : len, len < 0 ? ~tv : tv);
+      }
+      this.touched ^= table.touch(kHash, n);
+      for (let j = 0; j < n; j++) {
+        const len = kLen[j];
+        const h = kHash[j];
+        let g = table.find(buf, kOff[j], len, tv, h, false);
+        if (g < 0) {
+          if (table.size > 0 && this.full()) return start + j;
+          g = this.newGroup(buf, kOff[j], len, tv, h, null);
+        }
+        grp[start + j] = g;
+      }
+    }
+    return m;
   }
 
   /** One key of one type: each distinct value is looked up once. */

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { QueryContext } from '../../../src/query';
 import { VecFilter } from '../../../src/query/vector/filter';
 import { VecSort } from '../../../src/query/vector/sort';
-import { groupByDictAfter, VecSummarize } from '../../../src/query/vector/summarize';
+import { chunkedFrom, groupByDictAfter, VecSummarize } from '../../../src/query/vector/summarize';
 import { zq } from '../helpers';
 
 /** A random field value as ZSON, or undefined for a missing field. */
@@ -159,6 +159,20 @@ async function both(q: string, input: string, ctx?: () => QueryContext): Promise
     expect({ q, input, dict: true, out: dict }).toEqual({ q, input, dict: true, out: off });
   } finally {
     groupByDictAfter.uses = after;
+  }
+  // Grouping a chunk of rows at a time (keys hashed, then the table touched) from the first group.
+  const from = chunkedFrom.groups;
+  chunkedFrom.groups = 0;
+  try {
+    const chunked = await run('on');
+    expect({ q, input, chunked: true, out: chunked }).toEqual({
+      q,
+      input,
+      chunked: true,
+      out: off,
+    });
+  } finally {
+    chunkedFrom.groups = from;
   }
 }
 

@@ -65,7 +65,7 @@ const GROUP_OVERHEAD = 64;
 const AGG_OVERHEAD = 64;
 
 /** Groups from which the one-key path goes a batch at a time, reading the table and aggregate state ahead (see GroupTable.touch). */
-const WARM_GROUPS = 8192;
+export const WARM_GROUPS = 8192;
 
 export { FAN_IN };
 
