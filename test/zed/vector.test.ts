@@ -1,0 +1,68 @@
+// Dictionaries of columns: equal values (tagged bytes and type) share a
+// code, codes count up in order of first appearance, and find() answers
+// for every value, across the table's growth.
+
+import { buildDict, ColumnData, tagOffsets } from '../../src/zed/vector';
+
+/** Tagged values end to end: null (undefined) or the bytes of a string. */
+function column(values: (string | undefined)[]): ColumnData {
+  const parts: Buffer[] = [];
+  for (const v of values) {
+    if (v === undefined) parts.push(Buffer.from([0]));
+    else {
+      const body = Buffer.from(v);
+      // Short values only: a one-byte tag.
+      parts.push(Buffer.concat([Buffer.from([body.length + 1]), body]));
+    }
+  }
+  const buf = Buffer.concat(parts);
+  return new ColumnData(buf, tagOffsets(buf, values.length));
+}
+
+function tagged(v: string): Uint8Array {
+  return Buffer.concat([Buffer.from([Buffer.byteLength(v) + 1]), Buffer.from(v)]);
+}
+
+test('a dictionary of thousands of values across two types, nulls among them', () => {
+  // Values repeat in a scrambled order; every 97th row is null; rows of
+  // type index 1 hold the same bytes as rows of type index 0 (distinct values).
+  const n = 20000;
+  const values: (string | undefined)[] = [];
+  const tix = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    values.push(i % 97 === 0 ? undefined : `v${(i * 7919) % 3001}`);
+    tix[i] = (i >> 3) & 1;
+  }
+  const d = buildDict(column(values), tix);
+  // The expected codes: by (type, value), numbered on first appearance.
+  const want = new Map<string, number>();
+  const firstRow: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const key = `${tix[i]}:${values[i] ?? '<null>'}`;
+    if (!want.has(key)) {
+      want.set(key, want.size);
+      firstRow.push(i);
+    }
+  }
+  expect(d.count).toBe(want.size);
+  expect(want.size).toBeGreaterThan(5000);
+  const codes = values.map((v, i) => want.get(`${tix[i]}:${v ?? '<null>'}`));
+  expect(Array.from(d.codes)).toEqual(codes);
+  expect(Array.from(d.rows)).toEqual(firstRow);
+  const found = [...want.keys()].map((key) => {
+    const [t, v] = [Number(key[0]), key.slice(2)];
+    return d.find(v === '<null>' ? new Uint8Array([0]) : tagged(v), t);
+  });
+  expect(found).toEqual([...want.values()]);
+  expect(d.find(tagged('absent'), 0)).toBe(-1);
+  expect(d.find(tagged('v1'), 2)).toBe(-1);
+});
+
+test('a dictionary of one type (no type index)', () => {
+  const values = ['a', 'b', 'a', '', 'bb', 'b', '', 'a'];
+  const d = buildDict(column(values), null);
+  expect(Array.from(d.codes)).toEqual([0, 1, 0, 2, 3, 1, 2, 0]);
+  expect(Array.from(d.rows)).toEqual([0, 1, 3, 4]);
+  expect(d.find(tagged('bb'), 0)).toBe(3);
+  expect(d.find(tagged('c'), 0)).toBe(-1);
+});
