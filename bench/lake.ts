@@ -53,7 +53,15 @@ export async function startServer(lake?: string, args: string[] = []): Promise<S
       ...args,
       ...(process.env.BENCH_SERVE_ARGS ?? '').split(/\s+/).filter((a) => a !== ''),
     ],
-    { stdio: ['ignore', 'inherit', 'inherit'] },
+    {
+      stdio: ['ignore', 'inherit', 'inherit'],
+      // The allocator settings `npm start` and the image run with (docs/operations.md).
+      env: {
+        MALLOC_MMAP_THRESHOLD_: '33554432',
+        MALLOC_TRIM_THRESHOLD_: '268435456',
+        ...process.env,
+      },
+    },
   );
   let exited = false;
   const gone = new Promise<void>((resolve) =>

@@ -224,6 +224,7 @@ export async function serve(args: string[]): Promise<number> {
     port: addr.port,
     lz4: lz4Codec,
     zng_worker: compressPool() !== null,
+    malloc_tuned: mallocTuned(process.env),
   });
   if (portFile.value) {
     // Written whole, then renamed, so a watcher never reads a partial file.
@@ -255,4 +256,18 @@ export async function serve(args: string[]): Promise<number> {
       pipe.on('error', () => void stop('brimfd closed'));
     }
   });
+}
+
+/**
+ * Whether glibc's allocator was told to keep freed memory for reuse
+ * (MALLOC_TRIM_THRESHOLD_, or glibc.malloc.trim_threshold in
+ * GLIBC_TUNABLES), as `npm start` and the image do: the columns of a cold
+ * scan then reuse the last query's memory instead of faulting in fresh
+ * pages (docs/operations.md, "Memory allocator").
+ */
+export function mallocTuned(env: NodeJS.ProcessEnv): boolean {
+  return (
+    env.MALLOC_TRIM_THRESHOLD_ !== undefined ||
+    /glibc\.malloc\.trim_threshold=/.test(env.GLIBC_TUNABLES ?? '')
+  );
 }

@@ -95,6 +95,26 @@ async function started(
   return { child, base: `http://127.0.0.1:${readFileSync(portfile, 'utf8')}`, log: () => out };
 }
 
+test('the Started line says whether the allocator keeps freed memory (as npm start sets it)', async () => {
+  const saved = process.env.MALLOC_TRIM_THRESHOLD_;
+  try {
+    for (const [k, value] of [undefined, '268435456'].entries()) {
+      if (value === undefined) delete process.env.MALLOC_TRIM_THRESHOLD_;
+      else process.env.MALLOC_TRIM_THRESHOLD_ = value;
+      const s = await started(path.join(dir, `lake${k}`), []);
+      try {
+        expect(s.log()).toContain(`"malloc_tuned":${value !== undefined}`);
+      } finally {
+        s.child.kill('SIGTERM');
+        await exit(s.child);
+      }
+    }
+  } finally {
+    if (saved === undefined) delete process.env.MALLOC_TRIM_THRESHOLD_;
+    else process.env.MALLOC_TRIM_THRESHOLD_ = saved;
+  }
+});
+
 test('-zng.worker on and off answer a large query with the same bytes', async () => {
   const rows: string[] = [];
   for (let i = 0; i < 60000; i++)
