@@ -195,21 +195,37 @@ describe('vector add and delete', () => {
   });
 });
 
+/**
+ * Runs body with two services, each on a lake of its own with pool loaded
+ * (each of loads a commit): columns forced on, and the row path alone.
+ */
+async function onAndOff(
+  pool: string,
+  loads: string[],
+  body: (on: TestService, off: TestService) => Promise<void>,
+): Promise<void> {
+  const on = await startService({}, { vectorScan: 'on' });
+  const off = await startService({}, { vectorScan: 'off' });
+  try {
+    for (const s of [on, off]) {
+      await createPool(s.base, pool, { keys: [['ts']] });
+      for (const data of loads) await load(s.base, pool, data);
+    }
+    await body(on, off);
+  } finally {
+    await on.close();
+    await off.close();
+  }
+}
+
 describe('queries', () => {
   test('read the copies by ranged reads and answer as rows do (on S3 too)', async () => {
-    // Columns forced on, and the row path alone, each on a lake of its own.
-    const on = await startService({}, { vectorScan: 'on' });
-    const off = await startService({}, { vectorScan: 'off' });
-    try {
-      const data = Array.from(
-        { length: 300 },
-        (_, i) => `{ts:${i % 50},s:"v${i % 7}",n:${i},a:[${i}],o:{x:${i % 3}}}`,
-      ).join('\n');
-      for (const s of [on, off]) {
-        await createPool(s.base, 'q', { keys: [['ts']] });
-        await load(s.base, 'q', data);
-        await load(s.base, 'q', data.split('\n').slice(0, 40).join('\n'));
-      }
+    const data = Array.from(
+      { length: 300 },
+      (_, i) => `{ts:${i % 50},s:"v${i % 7}",n:${i},a:[${i}],o:{x:${i % 3}}}`,
+    ).join('\n');
+    const loads = [data, data.split('\n').slice(0, 40).join('\n')];
+    await onAndOff('q', loads, async (on, off) => {
       const stats = async (s: TestService, q: string) => {
         const r = await postJSON(
           s.base,
@@ -236,10 +252,7 @@ describe('queries', () => {
         expect({ q, v: a.values }).toEqual({ q, v: b.values });
         expect(a.bytes).toBeLessThan(b.bytes);
       }
-    } finally {
-      await on.close();
-      await off.close();
-    }
+    });
   });
 });
 
@@ -247,17 +260,11 @@ describe('output', () => {
   test('rows built from columns batch after batch in reused memory: the same ZNG as the row path', async () => {
     // ZNG output lets the vector engine build each batch's rows in the
     // memory of the batch before (the writer copies them out first).
-    const on = await startService({}, { vectorScan: 'on' });
-    const off = await startService({}, { vectorScan: 'off' });
-    try {
-      const data = Array.from(
-        { length: 6000 },
-        (_, i) => `{ts:${i},s:"${'v'.repeat(i % 40)}${i}",n:${i * 7},b:${i % 2 === 0}}`,
-      ).join('\n');
-      for (const s of [on, off]) {
-        await createPool(s.base, 'big', { keys: [['ts']] });
-        await load(s.base, 'big', data);
-      }
+    const data = Array.from(
+      { length: 6000 },
+      (_, i) => `{ts:${i},s:"${'v'.repeat(i % 40)}${i}",n:${i * 7},b:${i % 2 === 0}}`,
+    ).join('\n');
+    await onAndOff('big', [data], async (on, off) => {
       for (const q of [
         'from big | cut s',
         'from big | cut ts,s',
@@ -274,10 +281,7 @@ describe('output', () => {
         expect({ q, same: a.equals(await zng(off)) }).toEqual({ q, same: true });
         expect(a.length).toBeGreaterThan(20000);
       }
-    } finally {
-      await on.close();
-      await off.close();
-    }
+    });
   });
 });
 
