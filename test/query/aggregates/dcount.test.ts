@@ -25,6 +25,80 @@ describe('MetroHash64', () => {
     }
     expect(seen.size).toBe(buf.length + 1);
   });
+
+  /** MetroHash64 on BigInts, written from the algorithm's description. */
+  function metroBig(buf: Uint8Array, seed: bigint): bigint {
+    const M = (1n << 64n) - 1n;
+    const [k0, k1, k2, k3] = [0xd6d018f5n, 0xa2aa033bn, 0x62992fc1n, 0x30bc5b29n];
+    const rotr = (y: bigint, r: bigint) => {
+      const x = y & M;
+      return ((x >> r) | (x << (64n - r))) & M;
+    };
+    const read = (p: number, n: number) => {
+      let x = 0n;
+      for (let i = n - 1; i >= 0; i--) x = (x << 8n) | BigInt(buf[p + i]);
+      return x;
+    };
+    let h = ((seed + k2) * k0) & M;
+    let p = 0;
+    if (buf.length >= 32) {
+      const v = [h, h, h, h];
+      const ks = [k0, k1, k2, k3];
+      while (buf.length - p >= 32) {
+        for (let i = 0; i < 4; i++) {
+          v[i] = (v[i] + read(p + 8 * i, 8) * ks[i]) & M;
+          v[i] = (rotr(v[i], 29n) + v[(i + 2) % 4]) & M;
+        }
+        p += 32;
+      }
+      v[2] ^= (rotr((((v[0] + v[3]) * k0) & M) + v[1], 37n) * k1) & M;
+      v[3] ^= (rotr((((v[1] + v[2]) * k1) & M) + v[0], 37n) * k0) & M;
+      v[0] ^= (rotr((((v[0] + v[2]) * k0) & M) + v[3], 37n) * k1) & M;
+      v[1] ^= (rotr((((v[1] + v[3]) * k1) & M) + v[2], 37n) * k0) & M;
+      h = (h + (v[0] ^ v[1])) & M;
+    }
+    if (buf.length - p >= 16) {
+      let v0 = (rotr((h + read(p, 8) * k2) & M, 29n) * k3) & M;
+      let v1 = (rotr((h + read(p + 8, 8) * k2) & M, 29n) * k3) & M;
+      v0 ^= (rotr((v0 * k0) & M, 21n) + v1) & M;
+      v1 ^= (rotr((v1 * k3) & M, 21n) + v0) & M;
+      h = (h + v1) & M;
+      p += 16;
+    }
+    for (const [n, r] of [
+      [8, 55n],
+      [4, 26n],
+      [2, 48n],
+      [1, 37n],
+    ] as const) {
+      if (buf.length - p >= n) {
+        h = (h + read(p, n) * k3) & M;
+        h ^= (rotr(h, r) * k1) & M;
+        p += n;
+      }
+    }
+    h ^= rotr(h, 28n);
+    h = (h * k0) & M;
+    return h ^ rotr(h, 29n);
+  }
+
+  test('agrees with a BigInt MetroHash64 on every length to 130 bytes and on any seed', () => {
+    let x = 12345;
+    const bytes = Buffer.alloc(131);
+    for (let i = 0; i < bytes.length; i++) {
+      x = (Math.imul(x, 1103515245) + 12345) | 0;
+      bytes[i] = x >>> 23;
+    }
+    for (const seed of [0, 1, 1337, 0x7fffffff, 0x9e3779b9]) {
+      for (let n = 0; n <= 130; n++) {
+        hash64(bytes, 1, n, seed);
+        const want = metroBig(bytes.subarray(1, 1 + n), BigInt(seed));
+        expect(`${n}:${seed}:${((BigInt(hash.hi) << 32n) | BigInt(hash.lo)).toString(16)}`).toBe(
+          `${n}:${seed}:${want.toString(16)}`,
+        );
+      }
+    }
+  });
 });
 
 describe('the HyperLogLog sketch', () => {
