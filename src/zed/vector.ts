@@ -388,6 +388,8 @@ function buildNumbers(d: ColumnData, t: Type): Numbers | null {
   const off = d.off;
   const vals = new Float64Array(n);
   let nulls: Uint8Array | null = null;
+  // A float64 is read in place (decodeFloat copies its bytes out first).
+  const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
   for (let i = 0; i < n; i++) {
     const p = off[i];
     const tag = buf[p];
@@ -398,7 +400,7 @@ function buildNumbers(d: ColumnData, t: Type): Numbers | null {
     }
     // Numbers are at most 8 bytes, so their tags are one byte.
     const len = tag - 1;
-    if (float) vals[i] = decodeFloat(buf, p + 1, len);
+    if (float) vals[i] = len === 8 ? view.getFloat64(p + 1, true) : decodeFloat(buf, p + 1, len);
     else {
       // Integers of up to 6 bytes are exact; wider ones may not be.
       if (len > 6) return null;

@@ -1,8 +1,10 @@
 // Dictionaries of columns: equal values (tagged bytes and type) share a
 // code, codes count up in order of first appearance, and find() answers
 // for every value, across the table's growth.
+// Numbers of float columns are read as the decoder reads them.
 
-import { buildDict, ColumnData, tagOffsets } from '../../src/zed/vector';
+import { TypeFloat16, TypeFloat32, TypeFloat64 } from '../../src/zed/types';
+import { buildDict, Column, ColumnData, tagOffsets } from '../../src/zed/vector';
 
 /** Tagged values end to end: null (undefined) or the bytes of a string. */
 function column(values: (string | undefined)[]): ColumnData {
@@ -65,4 +67,49 @@ test('a dictionary of one type (no type index)', () => {
   expect(Array.from(d.rows)).toEqual([0, 1, 3, 4]);
   expect(d.find(tagged('bb'), 0)).toBe(3);
   expect(d.find(tagged('c'), 0)).toBe(-1);
+});
+
+describe('numbers of a float column', () => {
+  /** A column of tagged float bodies (undefined: null) of a byte width. */
+  function floats(values: (number | undefined)[], width: 8 | 4 | 2): ColumnData {
+    const parts = values.map((v) => {
+      if (v === undefined) return Buffer.from([0]);
+      const body = Buffer.alloc(width);
+      if (width === 8) body.writeDoubleLE(v);
+      else if (width === 4) body.writeFloatLE(v);
+      else body.writeUInt16LE(v); // the float16 bits themselves
+      return Buffer.concat([Buffer.from([width + 1]), body]);
+    });
+    const buf = Buffer.concat([Buffer.from('pad'), ...parts]).subarray(3);
+    return new ColumnData(buf, tagOffsets(buf, values.length));
+  }
+
+  test('float64 values are read in place, nulls marked, at any offset of the buffer', () => {
+    const values = [
+      1.5,
+      undefined,
+      -0,
+      NaN,
+      Infinity,
+      -Infinity,
+      5e-324,
+      1.7976931348623157e308,
+      0.1,
+    ];
+    const nums = Column.uniform(floats(values, 8), TypeFloat64).numbers()!;
+    expect(Array.from(nums.vals).map((v, i) => (values[i] === undefined ? 'null' : v))).toEqual(
+      values.map((v) => (v === undefined ? 'null' : v)),
+    );
+    expect(Object.is(nums.vals[2], -0)).toBe(true);
+    expect(Array.from(nums.nulls!)).toEqual(values.map((v) => (v === undefined ? 1 : 0)));
+  });
+
+  test('float32 and float16 values as before', () => {
+    const f32 = Column.uniform(floats([0.5, undefined, -2.25], 4), TypeFloat32).numbers()!;
+    expect(Array.from(f32.vals)).toEqual([0.5, 0, -2.25]);
+    // 0x3c00 is 1 and 0xc000 is -2 in float16.
+    const f16 = Column.uniform(floats([0x3c00, 0xc000], 2), TypeFloat16).numbers()!;
+    expect(Array.from(f16.vals)).toEqual([1, -2]);
+    expect(f16.nulls).toBeNull();
+  });
 });
