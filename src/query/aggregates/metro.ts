@@ -88,7 +88,8 @@ export function hashWith<T>(
     hl = OUT[1];
     p += 16;
   }
-  // The tail, 8, 4, 2 and 1 bytes: h += x * k3; h ^= rotr(h, r) * k1.
+  // The tail, 8, 4, 2 and 1 bytes, each at most once (what is left is then
+  // below it): h += x * k3; h ^= rotr(h, r) * k1.
   while (p < end) {
     let r: number;
     const left = end - p;
