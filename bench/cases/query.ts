@@ -10,15 +10,14 @@
 // request to the last byte of the ZNG response (compile, scan, operators,
 // encoding and HTTP included); DuckDB's is `connection.run()` in an open
 // connection, which materializes the whole result in DuckDB's memory. A
-// new server (warm and cold alike) first answers WARMUP_QUERIES count()s
-// (V8 compiles its query path meanwhile; the first server's median is
-// reported). Each
-// query runs once to warm up and then BENCH_RUNS times (default 7), the
-// three systems interleaved run by run so that load from other processes on
-// the machine falls on all of them alike; the figures are medians. Each
-// DuckDB (NDJSON and table) has its own child process and the server its
-// own, so each peak RSS is per system and, reset before every query, per
-// query.
+// new server (warm and cold alike) first answers WARMUP_QUERIES count()s,
+// while V8 compiles its query path (the first server's median is
+// reported). Each query runs once to warm up and then BENCH_RUNS times
+// (default 7), the three systems interleaved run by run so that load from
+// other processes on the machine falls on all of them alike; the figures
+// are medians. Each DuckDB (NDJSON and table) has its own child process
+// and the server its own, so each peak RSS is per system and, reset before
+// every query, per query.
 
 import { dnsData } from '../dnsdata';
 import { Duck, DuckResult } from '../duckdb';
