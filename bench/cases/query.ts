@@ -181,8 +181,9 @@ async function main(): Promise<void> {
     report(jsonParseBaseline(data.ndjson));
 
     // A new server answers its first few dozen queries slower while V8
-    // compiles the query path (parser, compiler, HTTP handling): a count()
-    // takes 4-6 ms for about 35 queries, then 2-3 ms. The warm figures are
+    // compiles the query path (parser, compiler, HTTP handling): measured
+    // outside the bench, a count() took 4-9 ms up to the 34th query, then
+    // 2-3 ms. The warm figures are
     // of a server that has been answering queries, so it answers
     // WARMUP_QUERIES count()s first; their median is reported beside them.
     const first = await warmQueryPath(port);

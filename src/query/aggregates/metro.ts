@@ -6,11 +6,13 @@
 // Speed: a short key's running hash is a pair of local variables, every
 // half a signed int32 (`| 0`), so V8 keeps them in registers; the helpers
 // are pure (each returns one half, the other is computed beside it) and
-// small enough to inline. The 32- and 16-byte rounds keep their lanes in
-// an Int32Array. An earlier form kept every register in module variables
-// written by helpers: measured in one process, a 5-byte key (a dcount of
-// IPv4 addresses) took 88 ns against 31 ns now, 24 bytes 117 against 73,
-// 100 bytes 450 against 361 (docs/benchmarks.md).
+// small enough for V8 to inline. The 32-byte rounds keep their four lanes
+// in an Int32Array, and the block rounds hand their result back through
+// another. The seed is taken as 32 bits (dcount's is 1337). An earlier
+// form kept every register in module variables written by helpers:
+// measured in one process, a 5-byte key (a dcount of IPv4 addresses) took
+// 88 ns against 31 ns now, 24 bytes 117 against 73, 100 bytes 450 against
+// 361 (docs/benchmarks.md).
 
 const K0 = 0xd6d018f5;
 const K1 = 0xa2aa033b;

@@ -82,7 +82,7 @@ describe('MetroHash64', () => {
     return h ^ rotr(h, 29n);
   }
 
-  test('agrees with a BigInt MetroHash64 on every length to 130 bytes and on any seed', () => {
+  test('agrees with a BigInt MetroHash64 on every length to 130 bytes, for 32-bit seeds', () => {
     let x = 12345;
     const bytes = Buffer.alloc(131);
     for (let i = 0; i < bytes.length; i++) {
