@@ -120,6 +120,11 @@ export function checkMet(c: Check): boolean {
   return c.kind === 'max' ? c.value <= c.target : c.value >= c.target;
 }
 
+/** Timings in seconds as text, to the millisecond, for a report's note. */
+export function runsText(xs: number[]): string {
+  return xs.map((x) => x.toFixed(3)).join(' ');
+}
+
 /** Median of several timings. */
 export function median(xs: number[]): number {
   const s = xs.slice().sort((a, b) => a - b);

@@ -19,7 +19,7 @@ import { BATCH_SIZE } from '../src/query/runtime/operator';
 import { TypeContext } from '../src/zed/context';
 import { Value } from '../src/zed/value';
 import { dnsData } from './dnsdata';
-import { median, now, since } from './lib';
+import { median, now, runsText, since } from './lib';
 
 const N = Number(process.env.BENCH_RECORDS ?? 1_000_000);
 
@@ -82,9 +82,8 @@ async function main(): Promise<void> {
   console.log(`decoded ${vals.length} records in ${since(t0).toFixed(2)} s`);
   for (const q of queries) {
     const { secs, cpu, rows } = await runQuery(zctx, vals, q, runs);
-    const runsText = secs.map((s) => s.toFixed(3)).join(' ');
     console.log(
-      `${median(secs).toFixed(3)} s (CPU ${median(cpu).toFixed(3)} s)  ${q}  (${rows} rows; runs ${runsText})`,
+      `${median(secs).toFixed(3)} s (CPU ${median(cpu).toFixed(3)} s)  ${q}  (${rows} rows; runs ${runsText(secs)})`,
     );
   }
 }

@@ -33,7 +33,17 @@ import {
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { check, ensureDataDir, fileSize, median, now, report, Result, since } from '../lib';
+import {
+  check,
+  ensureDataDir,
+  fileSize,
+  median,
+  now,
+  report,
+  Result,
+  runsText,
+  since,
+} from '../lib';
 
 const N = Number(process.env.BENCH_RECORDS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
@@ -183,21 +193,15 @@ async function main(): Promise<void> {
     // A new server answers its first few dozen queries slower while V8
     // compiles the query path (parser, compiler, HTTP handling): measured
     // outside the bench, a count() took 4-9 ms up to the 34th query, then
-    // 2-3 ms. The warm figures are
-    // of a server that has been answering queries, so it answers
-    // WARMUP_QUERIES count()s first; their median is reported beside them.
+    // 2-3 ms. The warm figures are of a server that has been answering
+    // queries, so it answers WARMUP_QUERIES count()s first; their median
+    // is reported beside them.
     const first = await warmQueryPath(port);
     report({
       name: `count(): zlake, a new server's first ${WARMUP_QUERIES} queries`,
       records: N,
       seconds: median(first),
-      note: `median; not a target (the query path not yet compiled by V8); first 5 ${first
-        .slice(0, 5)
-        .map((x) => x.toFixed(3))
-        .join(' ')}, last 5 ${first
-        .slice(-5)
-        .map((x) => x.toFixed(3))
-        .join(' ')}`,
+      note: `median; not a target (the query path not yet compiled by V8); first 5 ${runsText(first.slice(0, 5))}, last 5 ${runsText(first.slice(-5))}`,
     });
 
     const failed = new Set<string>();
@@ -260,13 +264,12 @@ async function main(): Promise<void> {
       ndjsonSecs.set(q.label, js);
       const zPeak = server.peakRssMB();
       zlakePeak = Math.max(zlakePeak, zPeak);
-      const runs = (xs: number[]) => xs.map((x) => x.toFixed(3)).join(' ');
       report({
         name: `${q.label}: zlake`,
         records: N,
         seconds: zs,
         rssMB: zPeak,
-        note: `${vals.length} rows, ${(bytes / 1e6).toFixed(1)} MB ZNG; runs ${runs(z)}`,
+        note: `${vals.length} rows, ${(bytes / 1e6).toFixed(1)} MB ZNG; runs ${runsText(z)}`,
       });
       report({
         name: `${q.label}: DuckDB NDJSON`,
@@ -274,7 +277,7 @@ async function main(): Promise<void> {
         bytes: fileSize(data.ndjson),
         seconds: js,
         rssMB: duckJson.peakRssMB(),
-        note: `runs ${runs(j.map((x) => x.seconds))}`,
+        note: `runs ${runsText(j.map((x) => x.seconds))}`,
       });
       report({
         name: `${q.label}: DuckDB table`,
@@ -288,7 +291,7 @@ async function main(): Promise<void> {
         records: N,
         bytes: fileSize(parquet),
         seconds: ps,
-        note: `zlake is ${(zs / ps).toFixed(1)}× Parquet's time; runs ${runs(pq.map((x) => x.seconds))}`,
+        note: `zlake is ${(zs / ps).toFixed(1)}× Parquet's time; runs ${runsText(pq.map((x) => x.seconds))}`,
       });
       if (q.columnar) {
         check({
@@ -342,7 +345,7 @@ async function main(): Promise<void> {
         name: `${q.label}: zlake cold`,
         records: N,
         seconds: zs,
-        note: `scan cache off; runs ${z.map((x) => x.toFixed(3)).join(' ')}`,
+        note: `scan cache off; runs ${runsText(z)}`,
       });
       check({
         name: `${q.label}: zlake cold / DuckDB-NDJSON`,

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dnsData } from '../dnsdata';
 import { createPool, load, queryZng, Server, startServer } from '../lake';
-import { median, report } from '../lib';
+import { median, report, runsText } from '../lib';
 
 const N = Number(process.env.BENCH_RECORDS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
@@ -76,7 +76,7 @@ async function main(): Promise<void> {
           note:
             `server CPU ${((1000 * cpu[k]) / runs).toFixed(0)} ms/query; ` +
             `${(warm[k].body.length / 1e6).toFixed(1)} MB ZNG; ` +
-            `runs ${secs[k].map((x) => x.toFixed(3)).join(' ')}` +
+            `runs ${runsText(secs[k])}` +
             (k === 1 ? `; on/off ${(med[1] / med[0]).toFixed(2)}×` : ''),
         }),
       );

@@ -69,8 +69,9 @@ export function hashWith<T>(
   f: (hi: number, lo: number) => T,
 ): T {
   // h := (seed + k2) * k0
-  const sl = (seed + K2) | 0;
-  const sh = addHi(0, seed | 0, 0, K2 | 0);
+  const s32 = seed | 0;
+  const sl = (s32 + K2) | 0;
+  const sh = addHi(0, s32, 0, K2);
   let hh = mulHi(sh, sl, K0);
   let hl = Math.imul(sl, K0);
   let p = off;
