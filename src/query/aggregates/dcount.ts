@@ -8,9 +8,12 @@
 //
 // The summarize column keeps up to INLINE distinct sparse codes per group
 // in a flat array, so that the many small groups of a high-cardinality
-// group-by cost no sketch object; a group's fifth distinct code moves it
-// to a Sketch, whose pending codes the column keeps in a flat pool until
-// the sketch merges them. Estimates are the same either way.
+// group-by cost no sketch object; a group's fifth distinct code moves its
+// codes to a block of a flat pool, which holds the codes a sparse sketch
+// would keep pending. A Sketch is made only when the block fills (the
+// sketch would merge them then) or its state is needed in full; until
+// then the codes in the block are distinct, so their estimate is the
+// sparse one of their count. Estimates are the same either way.
 
 import { formatValue } from '../../formats/zson';
 import { TypeContext } from '../../zed/context';
@@ -80,26 +83,50 @@ class DCount implements AggFunction {
 const INLINE = 4;
 /** n[g] of a group whose state is a Sketch. */
 const PROMOTED = 255;
-/** Uint32s per pending block: a count, then up to PENDING_LIMIT codes. */
+/**
+ * Uint32s per pending block: a count, then up to PENDING_LIMIT codes, and
+ * from FILTER on a 256-bit filter of the codes (bit (k >>> 1) & 255 set
+ * for each code k): most codes a large group gets are new, and a clear
+ * bit tells so without reading the block's codes.
+ */
 const BLOCK = 96;
+const FILTER = 88;
+if (1 + PENDING_LIMIT > FILTER) throw new Error('dcount: pending codes overrun the filter');
+
+/** Clears block base's filter. */
+function clearFilter(pool: Uint32Array, base: number): void {
+  pool.fill(0, base + FILTER, base + BLOCK);
+}
+
+/** Sets code k's bit in block base's filter; true if it was set already. */
+function markFilter(pool: Uint32Array, base: number, k: number): boolean {
+  const bit = (k >>> 1) & 255;
+  const w = base + FILTER + (bit >>> 5);
+  const m = 1 << (bit & 31);
+  const was = (pool[w] & m) !== 0;
+  pool[w] |= m;
+  return was;
+}
 
 export class DCountColumn implements AggColumn {
   /** Up to INLINE distinct codes per group, then the group's sketch. */
   private codes = new Uint32Array(16 * INLINE);
   private n = new Uint8Array(16);
   /**
-   * The promoted groups' sketches, in order of promotion; sketchOf[g] is
-   * group g's place in it (a per-group JS array cost more to grow than
-   * the rest of a high-cardinality group-by's dcount: 313k groups, 40 ms).
+   * The promoted groups' sketches, in order of making; sketchOf[g] is
+   * group g's place in it, -1 while it has none (a per-group JS array
+   * cost more to grow than the rest of a high-cardinality group-by's
+   * dcount: 313k groups, 40 ms).
    */
   private sketches: Sketch[] = [];
   private sketchOf = new Int32Array(16);
   /**
    * A promoted group's pending codes (the sparse sketch's not yet merged
-   * ones) live in a block of pool, numbered blockOf[g], rather than in its
+   * ones) live in a block of pool, numbered blockOf[g], rather than in a
    * Sketch, while it is sparse: an insert then reads two flat arrays, not
-   * a chain of objects. The sketch gets them (merging as it would have)
-   * when the block fills, and before any other use (flush). -1: none.
+   * a chain of objects. The sketch (made then if need be) gets them,
+   * merging as it would have, when the block fills and before any use of
+   * its state but an estimate (flush). -1: none.
    */
   private blockOf = new Int32Array(16);
   private pool = new Uint32Array(BLOCK * 16);
@@ -171,16 +198,18 @@ export class DCountColumn implements AggColumn {
     const pool = this.pool;
     const base = b * BLOCK;
     const c = pool[base];
-    for (let i = base + 1, e = base + 1 + c; i < e; i++) if (pool[i] === k) return;
+    if (markFilter(pool, base, k))
+      for (let i = base + 1, e = base + 1 + c; i < e; i++) if (pool[i] === k) return;
     pool[base + 1 + c] = k;
     if (c + 1 < PENDING_LIMIT) {
       pool[base] = c + 1;
       return;
     }
     // Full: the sketch merges them now, as it would have on this insert.
-    const sk = this.sketches[this.sketchOf[g]];
+    const sk = this.sketchOf[g] < 0 ? this.newSketch(g) : this.sketches[this.sketchOf[g]];
     sk.insertPending(pool, base + 1, c + 1);
     pool[base] = 0;
+    clearFilter(pool, base);
     if (!sk.sparse) this.blockOf[g] = -1;
   }
 
@@ -190,23 +219,36 @@ export class DCountColumn implements AggColumn {
     const b = this.blockOf[g];
     if (b < 0) return;
     const base = b * BLOCK;
-    this.sketches[this.sketchOf[g]].insertPending(this.pool, base + 1, this.pool[base]);
+    const sk = this.sketchOf[g] < 0 ? this.newSketch(g) : this.sketches[this.sketchOf[g]];
+    sk.insertPending(this.pool, base + 1, this.pool[base]);
     this.pool[base] = 0;
     this.blockOf[g] = -1;
   }
 
-  /** Moves group g's inline codes to a new sketch and pending block (the same state). */
+  /** Group g's new (empty, sparse) sketch. */
+  private newSketch(g: number): Sketch {
+    const sk = new Sketch();
+    this.sketchOf[g] = this.sketches.length;
+    this.sketches.push(sk);
+    return sk;
+  }
+
+  /** Moves group g's inline codes to a pending block (the same state). */
   private promote(g: number): void {
     const n = this.n[g];
     if (n === PROMOTED) return;
-    this.sketchOf[g] = this.sketches.length;
-    this.sketches.push(new Sketch());
+    this.sketchOf[g] = -1;
     const b = this.blocks++;
     if ((b + 1) * BLOCK > this.pool.length) this.pool = growUint32(this.pool);
     const pool = this.pool;
     const base = b * BLOCK;
     pool[base] = n;
-    for (let i = 0; i < n; i++) pool[base + 1 + i] = this.codes[g * INLINE + i];
+    clearFilter(pool, base);
+    for (let i = 0; i < n; i++) {
+      const k = this.codes[g * INLINE + i];
+      pool[base + 1 + i] = k;
+      markFilter(pool, base, k);
+    }
     this.blockOf[g] = b;
     this.n[g] = PROMOTED;
   }
@@ -220,6 +262,9 @@ export class DCountColumn implements AggColumn {
   result(g: number, _zctx: TypeContext): Value {
     const n = this.n[g];
     if (n !== PROMOTED) return out.uint(TypeUint64, sparseEstimate(n));
+    // Only a block: its codes are distinct, so no sketch need merge them.
+    if (this.sketchOf[g] < 0)
+      return out.uint(TypeUint64, sparseEstimate(this.pool[this.blockOf[g] * BLOCK]));
     this.flush(g);
     return out.uint(TypeUint64, this.sketches[this.sketchOf[g]].estimate());
   }
