@@ -62,9 +62,17 @@ function linearCount(m: number, v: number): number {
   return m * Math.log(m / v);
 }
 
+/**
+ * The estimates of up to PENDING_LIMIT distinct codes, looked up: a
+ * group-by's many small groups each take one.
+ */
+const SMALL_ESTIMATES = Float64Array.from({ length: PENDING_LIMIT + 1 }, (_, n) =>
+  Math.trunc(linearCount(MP, MP - n)),
+);
+
 /** The estimate of a sparse sketch holding n distinct codes. */
 export function sparseEstimate(n: number): number {
-  return Math.trunc(linearCount(MP, MP - n));
+  return n <= PENDING_LIMIT ? SMALL_ESTIMATES[n] : Math.trunc(linearCount(MP, MP - n));
 }
 
 /** frexp: x = frac * 2^exp with frac in [0.5, 1) (x finite and positive). */
