@@ -214,3 +214,26 @@ export async function queryWithStats(
   if (!stats) throw new Error(`${q}: no QueryStats in the response`);
   return { values, stats, seconds: r.seconds };
 }
+
+/** The server's scan counters (from /metrics). */
+async function scanCounters(port: number): Promise<Record<string, number>> {
+  const r = await request(port, 'GET', '/metrics', null);
+  const out: Record<string, number> = {};
+  for (const line of r.body.toString('utf8').split('\n')) {
+    const m = /^(zlake_(?:scan|index)_\w+_total) (\S+)$/.exec(line);
+    if (m) out[m[1]] = Number(m[2]);
+  }
+  return out;
+}
+
+/** Stored bytes (data and index objects) one run of q reads, from the server's counters. */
+export async function storedBytes(
+  port: number,
+  q: string,
+): Promise<{ data: number; index: number }> {
+  const a = await scanCounters(port);
+  await queryZng(port, q);
+  const b = await scanCounters(port);
+  const d = (k: string) => (b[k] ?? 0) - (a[k] ?? 0);
+  return { data: d('zlake_scan_bytes_read_total'), index: d('zlake_index_bytes_read_total') };
+}

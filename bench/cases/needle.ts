@@ -20,7 +20,15 @@
 
 import { dnsData } from '../dnsdata';
 import { Duck } from '../duckdb';
-import { load, queryWithStats, queryZng, request, startServer, zngValues } from '../lake';
+import {
+  load,
+  queryWithStats,
+  queryZng,
+  request,
+  startServer,
+  storedBytes,
+  zngValues,
+} from '../lake';
 import { check, fileSize, median, now, report, since } from '../lib';
 import { sourceFromReadable } from '../../src/formats/io';
 import { zngFormat } from '../../src/formats/zng';
@@ -33,26 +41,6 @@ import { join } from 'node:path';
 const N = Number(process.env.BENCH_RECORDS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const OBJECTS = 120;
-
-/** The server's scan counters (from /metrics). */
-async function scanCounters(port: number): Promise<Record<string, number>> {
-  const r = await request(port, 'GET', '/metrics', null);
-  const out: Record<string, number> = {};
-  for (const line of r.body.toString('utf8').split('\n')) {
-    const m = /^(zlake_(?:scan|index)_\w+_total) (\S+)$/.exec(line);
-    if (m) out[m[1]] = Number(m[2]);
-  }
-  return out;
-}
-
-/** Stored bytes (data and index objects) one run of q reads, from the server's counters. */
-async function storedBytes(port: number, q: string): Promise<{ data: number; index: number }> {
-  const a = await scanCounters(port);
-  await queryZng(port, q);
-  const b = await scanCounters(port);
-  const d = (k: string) => (b[k] ?? 0) - (a[k] ?? 0);
-  return { data: d('zlake_scan_bytes_read_total'), index: d('zlake_index_bytes_read_total') };
-}
 
 async function post(port: number, path: string, body: unknown): Promise<number> {
   const r = await request(port, 'POST', path, JSON.stringify(body), {
