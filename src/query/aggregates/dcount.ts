@@ -81,8 +81,18 @@ class DCount implements AggFunction {
 }
 
 const INLINE = 4;
-/** n[g] of a group whose state is a Sketch. */
+/** n[g] of a group past INLINE codes: its state is a pending block, a Sketch, or both. */
 const PROMOTED = 255;
+/**
+ * A sketch's estimate merges its pending codes. The column estimates a
+ * group whose codes are inline or in a block alone from their count,
+ * without that merge, and marks the group (inline: n[g] | ESTIMATED; a
+ * block: BLOCK_ESTIMATED); a marked group's next use first gives it the
+ * sketch the estimate would have left (settle), so it goes on as a lone
+ * sketch would.
+ */
+const ESTIMATED = 0x80;
+const BLOCK_ESTIMATED = 254;
 /**
  * Uint32s per pending block: a count, then up to PENDING_LIMIT codes, and
  * from FILTER on a 256-bit filter of the codes (bit (k >>> 1) & 255 set
@@ -109,7 +119,7 @@ function markFilter(pool: Uint32Array, base: number, k: number): boolean {
 }
 
 export class DCountColumn implements AggColumn {
-  /** Up to INLINE distinct codes per group, then the group's sketch. */
+  /** Up to INLINE distinct codes per group (n[g] of them), then PROMOTED; or marked ESTIMATED. */
   private codes = new Uint32Array(16 * INLINE);
   private n = new Uint8Array(16);
   /**
@@ -147,6 +157,7 @@ export class DCountColumn implements AggColumn {
     }
     this.n[g] = 0;
     this.blockOf[g] = -1;
+    this.sketchOf[g] = -1;
   }
 
   touch(groups: Int32Array, len: number): number {
@@ -159,7 +170,7 @@ export class DCountColumn implements AggColumn {
       const g = groups[j];
       if (g < 0) continue;
       const c = n[g];
-      if (c !== PROMOTED) x += c + codes[g * INLINE];
+      if (c < ESTIMATED) x += c + codes[g * INLINE];
       else {
         const b = blockOf[g];
         if (b >= 0) x += pool[b * BLOCK];
@@ -175,7 +186,8 @@ export class DCountColumn implements AggColumn {
   /** Consumes a value given by its sparse code (codeOf). */
   consumeCode(g: number, k: number): void {
     const n = this.n[g];
-    if (n === PROMOTED) {
+    if (n >= ESTIMATED) {
+      if (n !== PROMOTED) this.settle(g);
       const b = this.blockOf[g];
       if (b < 0) this.sketches[this.sketchOf[g]].insertCode(k);
       else this.addPending(g, b, k);
@@ -206,7 +218,7 @@ export class DCountColumn implements AggColumn {
       return;
     }
     // Full: the sketch merges them now, as it would have on this insert.
-    const sk = this.sketchOf[g] < 0 ? this.newSketch(g) : this.sketches[this.sketchOf[g]];
+    const sk = this.sketchFor(g);
     sk.insertPending(pool, base + 1, c + 1);
     pool[base] = 0;
     clearFilter(pool, base);
@@ -215,18 +227,40 @@ export class DCountColumn implements AggColumn {
 
   /** Hands group g's pending block (if any) to its sketch, which keeps them from then on. */
   private flush(g: number): void {
-    if (this.n[g] !== PROMOTED) return;
+    const n = this.n[g];
+    if (n < ESTIMATED) return;
+    if (n !== PROMOTED) {
+      this.settle(g);
+      return;
+    }
     const b = this.blockOf[g];
     if (b < 0) return;
     const base = b * BLOCK;
-    const sk = this.sketchOf[g] < 0 ? this.newSketch(g) : this.sketches[this.sketchOf[g]];
-    sk.insertPending(this.pool, base + 1, this.pool[base]);
+    this.sketchFor(g).insertPending(this.pool, base + 1, this.pool[base]);
     this.pool[base] = 0;
     this.blockOf[g] = -1;
   }
 
-  /** Group g's new (empty, sparse) sketch. */
-  private newSketch(g: number): Sketch {
+  /**
+   * Gives group g (marked ESTIMATED) the state its estimate would have
+   * left in a sketch: its codes (inline or in its block) merged.
+   */
+  private settle(g: number): void {
+    const n = this.n[g];
+    const sk = this.sketchFor(g);
+    if (n === BLOCK_ESTIMATED) {
+      const base = this.blockOf[g] * BLOCK;
+      sk.insertPending(this.pool, base + 1, this.pool[base]);
+      this.pool[base] = 0;
+      this.blockOf[g] = -1;
+    } else sk.insertPending(this.codes, g * INLINE, n & ~ESTIMATED);
+    sk.estimate();
+    this.n[g] = PROMOTED;
+  }
+
+  /** Group g's sketch, made (empty and sparse) if it has none. */
+  private sketchFor(g: number): Sketch {
+    if (this.sketchOf[g] >= 0) return this.sketches[this.sketchOf[g]];
     const sk = new Sketch();
     this.sketchOf[g] = this.sketches.length;
     this.sketches.push(sk);
@@ -236,7 +270,10 @@ export class DCountColumn implements AggColumn {
   /** Moves group g's inline codes to a pending block (the same state). */
   private promote(g: number): void {
     const n = this.n[g];
-    if (n === PROMOTED) return;
+    if (n >= ESTIMATED) {
+      if (n !== PROMOTED) this.settle(g);
+      return;
+    }
     this.sketchOf[g] = -1;
     const b = this.blocks++;
     if ((b + 1) * BLOCK > this.pool.length) this.pool = growUint32(this.pool);
@@ -261,17 +298,23 @@ export class DCountColumn implements AggColumn {
 
   result(g: number, _zctx: TypeContext): Value {
     const n = this.n[g];
-    if (n !== PROMOTED) return out.uint(TypeUint64, sparseEstimate(n));
-    // Only a block: its codes are distinct, so no sketch need merge them.
-    if (this.sketchOf[g] < 0)
+    // Inline codes, or a block alone, are distinct: no sketch need merge
+    // them unless the group is used again (settle).
+    if ((n & ~ESTIMATED) <= INLINE) {
+      this.n[g] = n | ESTIMATED;
+      return out.uint(TypeUint64, sparseEstimate(n & ~ESTIMATED));
+    }
+    if (this.sketchOf[g] < 0) {
+      this.n[g] = BLOCK_ESTIMATED;
       return out.uint(TypeUint64, sparseEstimate(this.pool[this.blockOf[g] * BLOCK]));
+    }
     this.flush(g);
     return out.uint(TypeUint64, this.sketches[this.sketchOf[g]].estimate());
   }
 
   resultPartial(g: number, _zctx: TypeContext): Value {
     const n = this.n[g];
-    if (n === PROMOTED) {
+    if (n >= ESTIMATED) {
       this.flush(g);
       return bytesValue(this.sketches[this.sketchOf[g]].marshal());
     }
@@ -294,7 +337,7 @@ export class DCountColumn implements AggColumn {
       if (this.n[g] === PROMOTED) {
         kept.push(this.sketches[this.sketchOf[g]]);
         this.sketchOf[i] = kept.length - 1;
-      }
+      } else this.sketchOf[i] = -1;
       this.blockOf[i] = -1;
       this.codes.copyWithin(i * INLINE, g * INLINE, g * INLINE + INLINE);
     });

@@ -282,6 +282,110 @@ describe('dcount', () => {
     expect(results.slice(0, 9)).toEqual(sizes.slice(0, 9).map((n) => `${n}(uint64)`));
     expect(formatValue(col.resultPartial(10, zctx)).length).toBeGreaterThan(2 * 8192);
   });
+  test('a group used again after its estimate goes on as a lone sketch does', () => {
+    // An estimate merges a sketch's pending codes. A group whose codes the
+    // column holds in a block alone is estimated without that merge, and
+    // must take the merged state once it is used again: more codes (past
+    // the switch to dense registers), a partial, a partial merged in.
+    const zctx = new TypeContext();
+    const def = lookupAggregate('dcount')!;
+    const vals = parseValues(zctx, Array.from({ length: 4000 }, (_, i) => `"h-${i}"`).join(' '));
+    for (const size of [3, 5, 19, 81, 82, 200]) {
+      for (const then of ['more', 'partial', 'merge']) {
+        const what = `${size} codes, then ${then}`;
+        const col = newColumn(def);
+        col.add();
+        const fn = newFunction(def);
+        for (const v of vals.slice(0, size)) {
+          col.consume(0, v);
+          fn.consume(v);
+        }
+        expect(`${what}: ${formatValue(col.result(0, zctx))}`).toBe(
+          `${what}: ${formatValue(fn.result(zctx))}`,
+        );
+        if (then === 'more') {
+          for (const v of vals) {
+            col.consume(0, v);
+            fn.consume(v);
+          }
+        } else if (then === 'merge') {
+          const other = newFunction(def);
+          for (const v of vals.slice(100, 300)) other.consume(v);
+          const p = other.resultPartial(zctx).copy();
+          col.consumePartial(0, p);
+          fn.consumePartial(p);
+        }
+        expect(`${what}: ${formatValue(col.resultPartial(0, zctx))}`).toBe(
+          `${what}: ${formatValue(fn.resultPartial(zctx))}`,
+        );
+        expect(`${what}: ${formatValue(col.result(0, zctx))}`).toBe(
+          `${what}: ${formatValue(fn.result(zctx))}`,
+        );
+      }
+    }
+  });
+  test('random use of a column: each group answers as a lone sketch fed the same', () => {
+    // Values, estimates, partials, merged partials, keep and clear in a
+    // seeded random order; some groups pass the switch to dense registers.
+    const zctx = new TypeContext();
+    const def = lookupAggregate('dcount')!;
+    const vals = parseValues(zctx, Array.from({ length: 6000 }, (_, i) => `"v${i}"`).join(' '));
+    let seed = 7;
+    const rnd = () => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed / 0x7fffffff;
+    };
+    const pick = (n: number) => Math.floor(rnd() * n);
+    for (let round = 0; round < 30; round++) {
+      const col = newColumn(def);
+      let fns: ReturnType<typeof newFunction>[] = [];
+      const same = (g: number, what: string) => {
+        const at = `round ${round}, group ${g}, ${what}`;
+        const [a, b] =
+          what === 'partial'
+            ? [col.resultPartial(g, zctx), fns[g].resultPartial(zctx)]
+            : [col.result(g, zctx), fns[g].result(zctx)];
+        expect(`${at}: ${formatValue(a)}`).toBe(`${at}: ${formatValue(b)}`);
+      };
+      for (let step = 0; step < 60; step++) {
+        if (fns.length === 0 || rnd() < 0.03) {
+          col.add();
+          fns.push(newFunction(def));
+          continue;
+        }
+        const g = pick(fns.length);
+        const r = rnd();
+        if (r < 0.55) {
+          const n = 1 + pick(rnd() < 0.03 ? 9000 : rnd() < 0.15 ? 200 : 6);
+          const span = rnd() < 0.5 ? 100 : vals.length;
+          for (let i = 0; i < n; i++) {
+            const v = vals[pick(span)];
+            col.consume(g, v);
+            fns[g].consume(v);
+          }
+        } else if (r < 0.7) same(g, 'result');
+        else if (r < 0.8) same(g, 'partial');
+        else if (r < 0.88) {
+          const other = newFunction(def);
+          for (let i = pick(300); i > 0; i--) other.consume(vals[pick(vals.length)]);
+          const p = other.resultPartial(zctx).copy();
+          col.consumePartial(g, p);
+          fns[g].consumePartial(p);
+        } else if (r < 0.97) {
+          const kept = fns.map((_, i) => i).filter(() => rnd() < 0.6);
+          col.keep(kept);
+          fns = kept.map((i) => fns[i]);
+        } else {
+          col.clear();
+          fns = [];
+        }
+      }
+      for (let g = 0; g < fns.length; g++) {
+        same(g, 'partial');
+        same(g, 'result');
+      }
+    }
+  });
   test('a column that keeps some groups gives each kept group its own state (dcount and sum)', () => {
     // keep() renumbers groups when a summarize on sorted input emits the
     // finished ones. Groups here: no value, a few values (inline), many
