@@ -226,14 +226,22 @@ async function scanCounters(port: number): Promise<Record<string, number>> {
   return out;
 }
 
-/** Stored bytes (data and index objects) one run of q reads, from the server's counters. */
-export async function storedBytes(
+/**
+ * One run of q: its QueryStats (value bytes, as the reference counts
+ * them) and the stored bytes of data and index objects it read (from the
+ * server's counters).
+ */
+export async function queryWithStoredBytes(
   port: number,
   q: string,
-): Promise<{ data: number; index: number }> {
+): Promise<{ stats: QueryStats; data: number; index: number }> {
   const a = await scanCounters(port);
-  await queryZng(port, q);
+  const { stats } = await queryWithStats(port, q);
   const b = await scanCounters(port);
   const d = (k: string) => (b[k] ?? 0) - (a[k] ?? 0);
-  return { data: d('zlake_scan_bytes_read_total'), index: d('zlake_index_bytes_read_total') };
+  return {
+    stats,
+    data: d('zlake_scan_bytes_read_total'),
+    index: d('zlake_index_bytes_read_total'),
+  };
 }

@@ -120,9 +120,9 @@ export function checkMet(c: Check): boolean {
   return c.kind === 'max' ? c.value <= c.target : c.value >= c.target;
 }
 
-/** Timings in seconds as text, to the millisecond, for a report's note. */
-export function runsText(xs: number[]): string {
-  return xs.map((x) => x.toFixed(3)).join(' ');
+/** Timings in seconds as text (to the millisecond unless told), for a report's note. */
+export function runsText(xs: number[], digits = 3): string {
+  return xs.map((x) => x.toFixed(digits)).join(' ');
 }
 
 /** Median of several timings. */

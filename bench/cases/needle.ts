@@ -23,13 +23,13 @@ import { Duck } from '../duckdb';
 import {
   load,
   queryWithStats,
+  queryWithStoredBytes,
   queryZng,
   request,
   startServer,
-  storedBytes,
   zngValues,
 } from '../lake';
-import { check, fileSize, median, now, report, since } from '../lib';
+import { check, fileSize, median, now, report, runsText, since } from '../lib';
 import { sourceFromReadable } from '../../src/formats/io';
 import { zngFormat } from '../../src/formats/zng';
 import { Ksuid } from '../../src/lake/ksuid';
@@ -139,28 +139,26 @@ async function main(): Promise<void> {
         indexed: median(z),
         json: median(j),
         table: median(t),
-        plainStats: (await queryWithStats(port(), plainQ)).stats,
-        indexedStats: (await queryWithStats(port(), indexedQ)).stats,
-        plainBytes: await storedBytes(port(), plainQ),
-        indexedBytes: await storedBytes(port(), indexedQ),
+        plainRead: await queryWithStoredBytes(port(), plainQ),
+        indexedRead: await queryWithStoredBytes(port(), indexedQ),
       };
     };
-    const runs = (xs: number[]) => xs.map((x) => x.toFixed(4)).join(' ');
+    const runs = (xs: number[]) => runsText(xs, 4);
     const pct = (x: number) => `${((100 * x) / poolBytes).toFixed(2)}%`;
     const results = async (mode: string) => {
       const m = await measure();
-      const read = m.indexedBytes.data + m.indexedBytes.index;
+      const read = m.indexedRead.data + m.indexedRead.index;
       report({
         name: `needle uid, ${mode}: zlake, no index`,
         records: N,
         seconds: m.plain,
-        note: `reads ${pct(m.plainBytes.data)} of the pool's bytes; QueryStats ${m.plainStats.records_read} records, ${m.plainStats.bytes_read} bytes; runs ${runs(m.p)}`,
+        note: `reads ${pct(m.plainRead.data)} of the pool's bytes; QueryStats ${m.plainRead.stats.records_read} records, ${m.plainRead.stats.bytes_read} bytes; runs ${runs(m.p)}`,
       });
       report({
         name: `needle uid, ${mode}: zlake, indexed`,
         records: N,
         seconds: m.indexed,
-        note: `reads ${pct(read)} of the pool's bytes (${m.indexedBytes.data} data + ${m.indexedBytes.index} index); QueryStats ${m.indexedStats.records_read} records, ${m.indexedStats.bytes_read} bytes; runs ${runs(m.z)}`,
+        note: `reads ${pct(read)} of the pool's bytes (${m.indexedRead.data} data + ${m.indexedRead.index} index); QueryStats ${m.indexedRead.stats.records_read} records, ${m.indexedRead.stats.bytes_read} bytes; runs ${runs(m.z)}`,
       });
       report({ name: `needle uid, ${mode}: DuckDB NDJSON`, records: N, seconds: m.json });
       report({ name: `needle uid, ${mode}: DuckDB table`, records: N, seconds: m.table });

@@ -24,11 +24,10 @@ import { Duck, DuckResult } from '../duckdb';
 import {
   createPool,
   load,
-  queryWithStats,
+  queryWithStoredBytes,
   queryZng,
   Response,
   startServer,
-  storedBytes,
   zngValues,
 } from '../lake';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -360,8 +359,8 @@ async function main(): Promise<void> {
     }
     // What a whole-value read of the pool decodes (no fields known), and
     // what the column read of `cut ts,query` does (QueryStats bytes_read).
-    const all = await queryWithStats(server.port, 'from dns | count() by typeof(this)');
-    const cut = await queryWithStats(server.port, 'from dns | cut ts,query | count()');
+    const all = await queryWithStoredBytes(server.port, 'from dns | count() by typeof(this)');
+    const cut = await queryWithStoredBytes(server.port, 'from dns | cut ts,query | count()');
     check({
       name: 'cut ts,query: bytes read / the whole pool (cold)',
       issue: '#14',
@@ -372,14 +371,11 @@ async function main(): Promise<void> {
       note: `${(cut.stats.bytes_read / 1e6).toFixed(1)} MB of ${(all.stats.bytes_read / 1e6).toFixed(1)} MB`,
     });
     // QueryStats count the values' bytes, as the reference's do; what the
-    // store is asked for (compressed segments, from the server's counters)
-    // is beside it.
-    const cutStored = (await storedBytes(server.port, 'from dns | cut ts,query | count()')).data;
-    const allStored = (await storedBytes(server.port, 'from dns | count() by typeof(this)')).data;
+    // store is asked for (compressed segments) is beside it.
     report({
       name: 'cut ts,query: stored bytes fetched (cold)',
-      bytes: cutStored,
-      note: `${((100 * cutStored) / allStored).toFixed(2)}% of the ${(allStored / 1e6).toFixed(1)} MB a whole-value read fetches (zlake_scan_bytes_read_total)`,
+      bytes: cut.data,
+      note: `${((100 * cut.data) / all.data).toFixed(2)}% of the ${(all.data / 1e6).toFixed(1)} MB a whole-value read fetches (zlake_scan_bytes_read_total)`,
     });
   } finally {
     await Promise.all([server.stop(), duckJson.stop(), duckTable.stop()]);

@@ -185,9 +185,8 @@ export class DCountColumn implements AggColumn {
 
   /** Consumes a value given by its sparse code (codeOf). */
   consumeCode(g: number, k: number): void {
-    const n = this.n[g];
-    if (n >= ESTIMATED) {
-      if (n !== PROMOTED) this.settle(g);
+    const n = this.live(g);
+    if (n === PROMOTED) {
       const b = this.blockOf[g];
       if (b < 0) this.sketches[this.sketchOf[g]].insertCode(k);
       else this.addPending(g, b, k);
@@ -227,18 +226,21 @@ export class DCountColumn implements AggColumn {
 
   /** Hands group g's pending block (if any) to its sketch, which keeps them from then on. */
   private flush(g: number): void {
-    const n = this.n[g];
-    if (n < ESTIMATED) return;
-    if (n !== PROMOTED) {
-      this.settle(g);
-      return;
-    }
+    if (this.live(g) !== PROMOTED) return;
     const b = this.blockOf[g];
     if (b < 0) return;
     const base = b * BLOCK;
     this.sketchFor(g).insertPending(this.pool, base + 1, this.pool[base]);
     this.pool[base] = 0;
     this.blockOf[g] = -1;
+  }
+
+  /** n[g], once a mark (ESTIMATED) is settled: an inline count or PROMOTED. */
+  private live(g: number): number {
+    const n = this.n[g];
+    if (n < ESTIMATED || n === PROMOTED) return n;
+    this.settle(g);
+    return PROMOTED;
   }
 
   /**
@@ -269,11 +271,8 @@ export class DCountColumn implements AggColumn {
 
   /** Moves group g's inline codes to a pending block (the same state). */
   private promote(g: number): void {
-    const n = this.n[g];
-    if (n >= ESTIMATED) {
-      if (n !== PROMOTED) this.settle(g);
-      return;
-    }
+    const n = this.live(g);
+    if (n === PROMOTED) return;
     this.sketchOf[g] = -1;
     const b = this.blocks++;
     if ((b + 1) * BLOCK > this.pool.length) this.pool = growUint32(this.pool);
