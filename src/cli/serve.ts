@@ -16,6 +16,7 @@ import {
   setCompressWorkerMode,
 } from '../formats/zng/compresspool';
 import { DEFAULT_CACHE_SIZE } from '../lake';
+import { fetchAhead } from '../lake/vectorscan';
 import { Authenticator } from '../service/auth/authenticator';
 import { openLogSink, Logger, parseLogLevel } from '../service/log';
 import { isKnownFormat } from '../service/mime';
@@ -106,6 +107,11 @@ export async function serve(args: string[]): Promise<number> {
     '0',
     'threads that decode columns for queries: a number, or auto for the cores available (0 or 1: on the query thread)',
   );
+  const vectorAhead = fs_.string(
+    'vector.ahead',
+    'auto',
+    "objects whose columns a scan fetches ahead of their turn, hiding the store's latency: a number, or auto (4 on S3, none on a local disk)",
+  );
   const zngWorker = fs_.string(
     'zng.worker',
     'auto',
@@ -158,6 +164,13 @@ export async function serve(args: string[]): Promise<number> {
     setCompressWorkerMode(parseCompressWorkerMode(zngWorker.value));
   } catch {
     throw new Error(`zlake serve: -zng.worker must be auto, on or off: ${zngWorker.value}`);
+  }
+  if (vectorAhead.value === 'auto') fetchAhead.objects = null;
+  else if (/^\d+$/.test(vectorAhead.value)) fetchAhead.objects = Number(vectorAhead.value);
+  else {
+    throw new Error(
+      `zlake serve: -vector.ahead must be a number of objects or auto: ${vectorAhead.value}`,
+    );
   }
   const limits = {
     bodyBytes: limitBody.value === '0' ? 0 : parseBytes(limitBody.value),
@@ -224,6 +237,7 @@ export async function serve(args: string[]): Promise<number> {
     port: addr.port,
     lz4: lz4Codec,
     zng_worker: compressPool() !== null,
+    vector_ahead: vectorAhead.value,
     malloc_tuned: mallocTuned(process.env),
   });
   if (portFile.value) {

@@ -29,6 +29,7 @@ import {
   readRecordNulls,
   readSuperOf,
   recordShape,
+  VectorPlan,
 } from '../formats/vng/vectors';
 import { Column, RecordShape, VecBatch } from '../zed/vector';
 import { ScanTypes } from './cache';
@@ -341,11 +342,13 @@ export class VectorScan {
   private rowScan: PoolScan | null = null;
   private closed = false;
   /**
-   * Column reads started ahead of their turn, by group: with decoding
-   * workers, the next objects' columns are fetched and decoded while the
-   * query works on this one's; parts are still returned in group order.
+   * Reads started ahead of their turn, by group, while the query works on
+   * this object's columns: with decoding workers, whole reads (fetched and
+   * decoded on the workers); else the next objects' fetches (fetchAhead),
+   * decoded on this thread in their turn. Parts are still returned in
+   * group order.
    */
-  private ahead = new Map<number, Promise<ColumnsRead | null>>();
+  private ahead = new Map<number, Ahead>();
 
   constructor(
     private readonly env: VectorScanEnv,
@@ -381,9 +384,12 @@ export class VectorScan {
       }
       const at = this.group++;
       const g = this.groups[at];
-      let started = this.ahead.get(at);
+      const ahead = this.ahead.get(at);
       this.ahead.delete(at);
-      if (started === undefined && this.byColumns(g)) started = this.columns(g[0]);
+      let started: Promise<ColumnsRead | null> | undefined;
+      if (ahead?.kind === 'read') started = ahead.read;
+      else if (ahead?.kind === 'fetch') started = ahead.fetch.then((f) => this.decode(f));
+      else if (this.byColumns(g)) started = this.columns(g[0]);
       this.readAhead();
       if (started !== undefined) {
         const r = await started;
@@ -415,18 +421,32 @@ export class VectorScan {
   }
 
   /**
-   * Starts the column reads of the groups after the current one, up to as
-   * many objects as there are decoding workers.
+   * Starts the reads of the groups after the current one: whole reads of
+   * as many objects as there are decoding workers, fetches of up to
+   * fetchAhead.objects (by default, the store's objectsAhead) whose stored
+   * sizes add up to at most fetchAhead.bytes (the first always goes).
    */
   private readAhead(): void {
     const d = this.env.decoder;
-    const window = d?.enabled ? d.size : 0;
+    const workers = d?.enabled ? d.size : 0;
+    const window = Math.max(workers, fetchAhead.objects ?? this.env.storage.objectsAhead);
+    let bytes = 0;
     for (let i = this.group; i < this.groups.length && i < this.group + window; i++) {
-      if (this.ahead.has(i) || !this.byColumns(this.groups[i])) continue;
-      const p = this.columns(this.groups[i][0]);
-      // Its error surfaces when its turn comes (or never, if the scan closes first).
-      p.catch(() => {});
-      this.ahead.set(i, p);
+      if (!this.byColumns(this.groups[i])) continue;
+      const o = this.groups[i][0];
+      bytes += o.size;
+      if (i >= this.group + workers && i > this.group && bytes > fetchAhead.bytes) break;
+      if (this.ahead.has(i)) continue;
+      // Errors surface when their turn comes (or never, if the scan closes first).
+      if (i < this.group + workers) {
+        const read = this.columns(o);
+        read.catch(() => {});
+        this.ahead.set(i, { kind: 'read', read });
+      } else {
+        const fetch = fetchColumns(this.env, o, this.opts.paths);
+        fetch.catch(() => {});
+        this.ahead.set(i, { kind: 'fetch', fetch });
+      }
     }
   }
 
@@ -435,7 +455,33 @@ export class VectorScan {
     const { paths, shape, ctx, dicts } = this.opts;
     return readColumns(this.env, o, paths, shape, ctx, dicts);
   }
+
+  /** Decodes an object's fetched columns (null: its types need rows). */
+  private async decode(f: ColumnFetch | null): Promise<ColumnsRead | null> {
+    if (f === null) return null;
+    const { shape, ctx, dicts } = this.opts;
+    return decodeColumns(this.env, f, shape, ctx, dicts);
+  }
 }
+
+/** A read started ahead of its turn (VectorScan.ahead). */
+type Ahead =
+  | { kind: 'read'; read: Promise<ColumnsRead | null> }
+  | { kind: 'fetch'; fetch: Promise<ColumnFetch | null> };
+
+/**
+ * Objects whose columns a scan fetches ahead of their turn (null: the
+ * store's objectsAhead; zlake serve's -vector.ahead), and the most of
+ * their stored bytes (ZNG sizes: more than their columns' segments) that
+ * may be ahead, which bounds the memory it takes. The fetches' latency
+ * (on S3 a round trip of tens of milliseconds a range) then passes while
+ * the query works on the objects before; measured in docs/benchmarks.md
+ * ("Fetching ahead"). Tests change it.
+ */
+export const fetchAhead: { objects: number | null; bytes: number } = {
+  objects: null,
+  bytes: 64 << 20,
+};
 
 /** An object's rows read as columns. */
 type ColumnsRead = { n: number; cols: Column[]; shape: RecordShape };
@@ -471,6 +517,37 @@ export async function readColumns(
   /** Paths whose dictionaries the caller will use (built by a worker that decodes them). */
   dicts?: readonly (readonly string[])[],
 ): Promise<ColumnsRead | null> {
+  const f = await fetchColumns(env, o, paths);
+  return f === null ? null : decodeColumns(env, f, shape, ctx, dicts);
+}
+
+/** What fetchColumns found of an object's columns: some in the cache, the rest's stored segments. */
+interface ColumnFetch {
+  o: DataObject;
+  paths: readonly (readonly string[])[];
+  plan: VectorPlan;
+  /** The column cache's key for the object. */
+  object: string;
+  /** By path: the cached column, or undefined (decoded from src). */
+  cols: (Column | undefined)[];
+  rows: RowLayout | undefined;
+  /** The paths to decode, their plan, and their segments (null: none to decode). */
+  todo: number[];
+  sub: VectorPlan | null;
+  src: ChunkSource | null;
+}
+
+/**
+ * The first half of readColumns, all of its I/O: the object's layout, its
+ * columns in the cache, and the stored segments of the rest. A scan
+ * fetches the next objects' this way while the query works on this one's
+ * (VectorScan.readAhead). Null when the object's types need rows.
+ */
+async function fetchColumns(
+  env: ColumnEnv,
+  o: DataObject,
+  paths: readonly (readonly string[])[],
+): Promise<ColumnFetch | null> {
   let layout: VngLayout;
   try {
     layout = await env.layout(o);
@@ -483,24 +560,41 @@ export async function readColumns(
   const object = `${env.pool.id}/${o.id}`;
   // What earlier queries derived from the columns (dictionaries...) counts now.
   cache.recount(object);
-  const cctx = cache.enabled ? cache.ctx : ctx;
-  const n = o.count;
   const cols: (Column | undefined)[] = paths.map((p) =>
     cache.enabled ? cache.column(object, p) : undefined,
   );
   const simple = plan.supers.length === 1 && plan.supers[0].runs === null;
-  let rows: RowLayout | undefined = simple
+  const rows: RowLayout | undefined = simple
     ? { superOf: null, nulls: null }
     : cache.enabled
       ? cache.rows(object)
       : undefined;
   const todo = paths.map((_, i) => i).filter((i) => cols[i] === undefined);
+  const f: ColumnFetch = { o, paths, plan, object, cols, rows, todo, sub: null, src: null };
   if (todo.length > 0 || rows === undefined) {
-    const sub = planVectors(
+    f.sub = planVectors(
       layout,
       todo.map((i) => paths[i]),
     )!;
-    const src = await fetchSegments(env, o, layout, sub.segments);
+    f.src = await fetchSegments(env, o, layout, f.sub.segments);
+  }
+  return f;
+}
+
+/** The second half of readColumns: decodes what fetchColumns fetched. */
+async function decodeColumns(
+  env: ColumnEnv,
+  f: ColumnFetch,
+  shape: readonly string[],
+  ctx: TypeContext,
+  dicts?: readonly (readonly string[])[],
+): Promise<ColumnsRead> {
+  const { o, paths, plan, object, cols, todo, sub, src } = f;
+  const cache = env.cache;
+  const cctx = cache.enabled ? cache.ctx : ctx;
+  const n = o.count;
+  let rows = f.rows;
+  if (sub !== null && src !== null) {
     try {
       if (rows === undefined) {
         const superOf = readSuperOf(plan, src, n);
@@ -554,11 +648,13 @@ export async function readColumns(
       throw wrap(e, o, env.commit);
     }
   }
+  // Fetched with the segments when the cache had none.
+  rows = rows!;
   let out = cols as Column[];
   if (cctx !== ctx) {
     const types = new ScanTypes(cctx, ctx);
     out = out.map((c) => c.mapTypes((t) => types.get(t)));
   }
-  const colOf = (f: string) => paths.findIndex((p) => p.length === 1 && p[0] === f);
+  const colOf = (fld: string) => paths.findIndex((p) => p.length === 1 && p[0] === fld);
   return { n, cols: out, shape: recordShape(plan, ctx, shape, colOf, rows.superOf, rows.nulls) };
 }

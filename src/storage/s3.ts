@@ -45,6 +45,8 @@ export interface S3StoreOptions {
   retry?: RetryPolicy;
   /** Ranged reads a scan keeps in flight per object (default 8). */
   readAhead?: number;
+  /** Objects a scan by columns fetches ahead of their turn (default 4). */
+  objectsAhead?: number;
   /** Milliseconds before a request with no response is abandoned (default 30000). */
   requestTimeoutMs?: number;
 }
@@ -59,6 +61,7 @@ export function parseS3Location(url: string): { bucket: string; prefix: string }
 export class S3Store implements ObjectStore {
   readonly location: string;
   readonly readAhead: number;
+  readonly objectsAhead: number;
   /** Large ranges: each GET costs a round trip and a request fee. */
   readonly rangeSize = 4 << 20;
   private client: S3Client;
@@ -73,6 +76,7 @@ export class S3Store implements ObjectStore {
     this.prefix = prefix === '' ? '' : prefix + '/';
     this.retry = opts.retry ?? DEFAULT_RETRY;
     this.readAhead = opts.readAhead ?? 8;
+    this.objectsAhead = opts.objectsAhead ?? 4;
     const agentOpts = { keepAlive: true, maxSockets: 64 };
     this.client = new S3Client({
       region:

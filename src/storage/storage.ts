@@ -59,6 +59,11 @@ export interface ObjectStore {
    * disk, more where each read is a network round trip.
    */
   readonly readAhead: number;
+  /**
+   * Objects a scan by columns fetches ahead of their turn (lake/vectorscan.ts):
+   * none for a local disk, some where each read is a network round trip.
+   */
+  readonly objectsAhead: number;
   /** Bytes a scan asks for in one ranged read. */
   readonly rangeSize: number;
   /** Resolves when the store answers (readiness checks); throws otherwise. */

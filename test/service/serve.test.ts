@@ -165,3 +165,29 @@ test('a bad -zng.worker fails', async () => {
   const { child } = serve(['-l', '127.0.0.1:0', '-lake', path.join(dir, 'l3'), '-zng.worker', 'x']);
   expect(await exit(child)).toBe(1);
 });
+
+test('-vector.ahead sets the objects a scan fetches ahead; what is not a count fails', async () => {
+  for (const [k, args, want] of [
+    [0, [], '"auto"'],
+    [1, ['-vector.ahead', '0'], '"0"'],
+  ] as const) {
+    const s = await started(path.join(dir, `ahead${k}`), [...args]);
+    try {
+      expect(s.log()).toContain(`"vector_ahead":${want}`);
+    } finally {
+      s.child.kill('SIGTERM');
+      await exit(s.child);
+    }
+  }
+  for (const [k, bad] of ['-1', 'x'].entries()) {
+    const { child } = serve([
+      '-l',
+      '127.0.0.1:0',
+      '-lake',
+      path.join(dir, `l4${k}`),
+      '-vector.ahead',
+      bad,
+    ]);
+    expect(await exit(child)).toBe(1);
+  }
+});
