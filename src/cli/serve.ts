@@ -16,7 +16,7 @@ import {
   setCompressWorkerMode,
 } from '../formats/zng/compresspool';
 import { DEFAULT_CACHE_SIZE } from '../lake';
-import { fetchAhead } from '../lake/vectorscan';
+import { fetchAhead, parseAhead } from '../lake/vectorscan';
 import { Authenticator } from '../service/auth/authenticator';
 import { openLogSink, Logger, parseLogLevel } from '../service/log';
 import { isKnownFormat } from '../service/mime';
@@ -165,13 +165,7 @@ export async function serve(args: string[]): Promise<number> {
   } catch {
     throw new Error(`zlake serve: -zng.worker must be auto, on or off: ${zngWorker.value}`);
   }
-  if (vectorAhead.value === 'auto') fetchAhead.objects = null;
-  else if (/^\d+$/.test(vectorAhead.value)) fetchAhead.objects = Number(vectorAhead.value);
-  else {
-    throw new Error(
-      `zlake serve: -vector.ahead must be a number of objects or auto: ${vectorAhead.value}`,
-    );
-  }
+  fetchAhead.objects = parseAhead(vectorAhead.value);
   const limits = {
     bodyBytes: limitBody.value === '0' ? 0 : parseBytes(limitBody.value),
     queryMs: durationMs('limit.querytime', limitQueryTime.value),
@@ -237,7 +231,7 @@ export async function serve(args: string[]): Promise<number> {
     port: addr.port,
     lz4: lz4Codec,
     zng_worker: compressPool() !== null,
-    vector_ahead: vectorAhead.value,
+    vector_ahead: fetchAhead.objects ?? lake.storage.objectsAhead,
     malloc_tuned: mallocTuned(process.env),
   });
   if (portFile.value) {

@@ -40,7 +40,7 @@ import { isNotFound, ObjectStore } from '../storage/storage';
 import { TypeContext } from '../zed/context';
 import { Value } from '../zed/value';
 import { PoolConfig } from './config';
-import { notFound } from './errors';
+import { invalid, notFound } from './errors';
 import { DataObject } from './object';
 import { SeekEntry, Span } from './seekindex';
 import { vectorKey } from './vectors';
@@ -266,17 +266,22 @@ export async function testedHits(columns: VectorCursor, match: ColumnMatch): Pro
   return hits;
 }
 
-/** Fetches the ranges, a few at a time (the store's read-ahead). */
+/**
+ * Fetches the ranges, a few at a time (the store's read-ahead); once
+ * stopped() (its scan closed), starts no more and fails.
+ */
 async function fetchAll(
   storage: ObjectStore,
   key: string,
   ranges: { offset: number; length: number }[],
+  stopped?: () => boolean,
 ): Promise<Chunk[]> {
   const out: Chunk[] = new Array(ranges.length);
   const width = Math.max(1, storage.readAhead);
   let next = 0;
   const worker = async () => {
     while (next < ranges.length) {
+      if (stopped?.()) throw new Error('the scan closed');
       const i = next++;
       const r = ranges[i];
       out[i] = { offset: r.offset, buf: await storage.getRange(key, r.offset, r.length) };
@@ -343,10 +348,10 @@ export class VectorScan {
   private closed = false;
   /**
    * Reads started ahead of their turn, by group, while the query works on
-   * this object's columns: with decoding workers, whole reads (fetched and
-   * decoded on the workers); else the next objects' fetches (fetchAhead),
-   * decoded on this thread in their turn. Parts are still returned in
-   * group order.
+   * this object's columns: whole reads of the next objects, as many as
+   * there are decoding workers (decoded on the workers), and fetches of
+   * the objects after (fetchAhead), decoded on this thread in their turn.
+   * Parts are still returned in group order.
    */
   private ahead = new Map<number, Ahead>();
 
@@ -390,7 +395,7 @@ export class VectorScan {
       if (ahead?.kind === 'read') started = ahead.read;
       else if (ahead?.kind === 'fetch') started = ahead.fetch.then((f) => this.decode(f));
       else if (this.byColumns(g)) started = this.columns(g[0]);
-      this.readAhead();
+      this.readAhead(at);
       if (started !== undefined) {
         const r = await started;
         if (r !== null) {
@@ -421,32 +426,40 @@ export class VectorScan {
   }
 
   /**
-   * Starts the reads of the groups after the current one: whole reads of
-   * as many objects as there are decoding workers, fetches of up to
-   * fetchAhead.objects (by default, the store's objectsAhead) whose stored
-   * sizes add up to at most fetchAhead.bytes (the first always goes).
+   * Starts the reads of the groups after the current one (at: its index):
+   * whole reads of as many of the next objects as there are decoding
+   * workers; fetches of the objects after those, up to
+   * fetchAhead.objects (by default the store's objectsAhead) but no more
+   * than the scan has read already (so that a query that stops early, as
+   * `head 1` does, leaves few fetches unused), and while their stored
+   * sizes beyond the next object add up to at most fetchAhead.bytes.
    */
-  private readAhead(): void {
+  private readAhead(at: number): void {
     const d = this.env.decoder;
     const workers = d?.enabled ? d.size : 0;
-    const window = Math.max(workers, fetchAhead.objects ?? this.env.storage.objectsAhead);
+    const fetches = Math.min(fetchAhead.objects ?? this.env.storage.objectsAhead, at);
+    const window = Math.max(workers, fetches);
+    const from = at + 1;
     let bytes = 0;
-    for (let i = this.group; i < this.groups.length && i < this.group + window; i++) {
+    for (let i = from; i < this.groups.length && i < from + window; i++) {
       if (!this.byColumns(this.groups[i])) continue;
       const o = this.groups[i][0];
-      bytes += o.size;
-      if (i >= this.group + workers && i > this.group && bytes > fetchAhead.bytes) break;
-      if (this.ahead.has(i)) continue;
-      // Errors surface when their turn comes (or never, if the scan closes first).
-      if (i < this.group + workers) {
-        const read = this.columns(o);
+      const a = this.ahead.get(i);
+      if (i < from + workers) {
+        // The workers decode it ahead (a fetch started before moves on to them).
+        if (a?.kind === 'read') continue;
+        const read = a === undefined ? this.columns(o) : a.fetch.then((f) => this.decode(f));
+        // Errors surface when their turn comes (or never, if the scan closes first).
         read.catch(() => {});
         this.ahead.set(i, { kind: 'read', read });
-      } else {
-        const fetch = fetchColumns(this.env, o, this.opts.paths);
-        fetch.catch(() => {});
-        this.ahead.set(i, { kind: 'fetch', fetch });
+        continue;
       }
+      if (i > from) bytes += o.size;
+      if (bytes > fetchAhead.bytes) break;
+      if (a !== undefined) continue;
+      const fetch = fetchColumns(this.env, o, this.opts.paths, () => this.closed);
+      fetch.catch(() => {});
+      this.ahead.set(i, { kind: 'fetch', fetch });
     }
   }
 
@@ -472,8 +485,9 @@ type Ahead =
 /**
  * Objects whose columns a scan fetches ahead of their turn (null: the
  * store's objectsAhead; zlake serve's -vector.ahead), and the most of
- * their stored bytes (ZNG sizes: more than their columns' segments) that
- * may be ahead, which bounds the memory it takes. The fetches' latency
+ * their stored sizes (ZNG bytes, an estimate of their columns' segments)
+ * that may be ahead beyond the next object, which bounds the memory it
+ * takes. The fetches' latency
  * (on S3 a round trip of tens of milliseconds a range) then passes while
  * the query works on the objects before; measured in docs/benchmarks.md
  * ("Fetching ahead"). Tests change it.
@@ -483,24 +497,35 @@ export const fetchAhead: { objects: number | null; bytes: number } = {
   bytes: 64 << 20,
 };
 
+/** fetchAhead.objects from a flag's or the environment's text: a whole number, or auto (null). */
+export function parseAhead(s: string): number | null {
+  if (s === '' || s === 'auto') return null;
+  const n = Number(s);
+  if (!Number.isInteger(n) || n < 0 || n > 256)
+    throw invalid(`vector ahead must be auto or a whole number from 0 to 256: ${s}`);
+  return n;
+}
+
 /** An object's rows read as columns. */
 type ColumnsRead = { n: number; cols: Column[]; shape: RecordShape };
 
-/** Fetches the segments' byte ranges of an object's copy (counted in the stats). */
+/** Fetches the segments' byte ranges of an object's copy, and their bytes (for the stats). */
 async function fetchSegments(
   env: ColumnEnv,
   o: DataObject,
   layout: VngLayout,
   segs: Segment[],
-): Promise<ChunkSource> {
+  stopped?: () => boolean,
+): Promise<{ src: ChunkSource; bytes: number }> {
   let chunks: Chunk[];
   try {
-    chunks = await fetchAll(env.storage, vectorKey(env.pool.id, o.id), coalesce(segs));
+    chunks = await fetchAll(env.storage, vectorKey(env.pool.id, o.id), coalesce(segs), stopped);
   } catch (e) {
     throw wrap(e, o, env.commit);
   }
-  for (const c of chunks) env.stats.bytesRead += c.buf.length;
-  return chunkSource(layout, chunks);
+  let bytes = 0;
+  for (const c of chunks) bytes += c.buf.length;
+  return { src: chunkSource(layout, chunks), bytes };
 }
 
 /**
@@ -530,11 +555,12 @@ interface ColumnFetch {
   object: string;
   /** By path: the cached column, or undefined (decoded from src). */
   cols: (Column | undefined)[];
-  rows: RowLayout | undefined;
-  /** The paths to decode, their plan, and their segments (null: none to decode). */
+  /** The paths to decode (by index into paths). */
   todo: number[];
-  sub: VectorPlan | null;
-  src: ChunkSource | null;
+  /** The row layout from the cache, or null: decoded from fetched. */
+  rows: RowLayout | null;
+  /** The todo paths' plan, their segments and the bytes fetched (null: nothing to decode). */
+  fetched: { sub: VectorPlan; src: ChunkSource; bytes: number } | null;
 }
 
 /**
@@ -547,6 +573,7 @@ async function fetchColumns(
   env: ColumnEnv,
   o: DataObject,
   paths: readonly (readonly string[])[],
+  stopped?: () => boolean,
 ): Promise<ColumnFetch | null> {
   let layout: VngLayout;
   try {
@@ -564,21 +591,21 @@ async function fetchColumns(
     cache.enabled ? cache.column(object, p) : undefined,
   );
   const simple = plan.supers.length === 1 && plan.supers[0].runs === null;
-  const rows: RowLayout | undefined = simple
+  const rows: RowLayout | null = simple
     ? { superOf: null, nulls: null }
     : cache.enabled
-      ? cache.rows(object)
-      : undefined;
+      ? (cache.rows(object) ?? null)
+      : null;
   const todo = paths.map((_, i) => i).filter((i) => cols[i] === undefined);
-  const f: ColumnFetch = { o, paths, plan, object, cols, rows, todo, sub: null, src: null };
-  if (todo.length > 0 || rows === undefined) {
-    f.sub = planVectors(
+  let fetched: ColumnFetch['fetched'] = null;
+  if (todo.length > 0 || rows === null) {
+    const sub = planVectors(
       layout,
       todo.map((i) => paths[i]),
     )!;
-    f.src = await fetchSegments(env, o, layout, f.sub.segments);
+    fetched = { sub, ...(await fetchSegments(env, o, layout, sub.segments, stopped)) };
   }
-  return f;
+  return { o, paths, plan, object, cols, todo, rows, fetched };
 }
 
 /** The second half of readColumns: decodes what fetchColumns fetched. */
@@ -589,14 +616,17 @@ async function decodeColumns(
   ctx: TypeContext,
   dicts?: readonly (readonly string[])[],
 ): Promise<ColumnsRead> {
-  const { o, paths, plan, object, cols, todo, sub, src } = f;
+  const { o, paths, plan, object, cols, todo, fetched } = f;
   const cache = env.cache;
   const cctx = cache.enabled ? cache.ctx : ctx;
   const n = o.count;
   let rows = f.rows;
-  if (sub !== null && src !== null) {
+  if (fetched !== null) {
+    // Counted in its turn, as the object is read (not when fetched ahead).
+    env.stats.bytesRead += fetched.bytes;
+    const { sub, src } = fetched;
     try {
-      if (rows === undefined) {
+      if (rows === null) {
         const superOf = readSuperOf(plan, src, n);
         rows = { superOf, nulls: readRecordNulls(plan, src, n, superOf) };
         cache.putRows(object, rows);
@@ -648,8 +678,8 @@ async function decodeColumns(
       throw wrap(e, o, env.commit);
     }
   }
-  // Fetched with the segments when the cache had none.
-  rows = rows!;
+  // fetchColumns fetches whenever the cache lacks the row layout.
+  if (rows === null) throw new Error('internal error: an object read by columns has no row layout');
   let out = cols as Column[];
   if (cctx !== ctx) {
     const types = new ScanTypes(cctx, ctx);

@@ -1,16 +1,20 @@
 // A scan by columns fetches the next objects' columns while the query
 // works on one object's (VectorScan.readAhead): the store is asked for
 // them before their turn, no more objects than fetchAhead.objects (by
-// default the store's objectsAhead: none for a local disk) and no more
-// stored bytes than fetchAhead.bytes (but always the next one); the
-// answers are the same; and a fetch that fails reports its error in its
-// turn, after the objects before it, and never when the scan has closed.
+// default the store's objectsAhead: none for a local disk), no more than
+// the scan has read already, and no more stored bytes beyond the next
+// object than fetchAhead.bytes; with decoding workers, the objects within
+// the workers' reach are decoded ahead, fetched ahead or not. The answers
+// are the same; an object's bytes count in the stats in its turn; and a
+// fetch that fails reports its error in its turn, after the objects
+// before it, and never when the scan has closed.
 
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { openLake } from '../../src/backend/open';
 import { Lake } from '../../src/lake';
-import { fetchAhead } from '../../src/lake/vectorscan';
+import { fetchAhead, parseAhead } from '../../src/lake/vectorscan';
+import { ObjectStore } from '../../src/storage/storage';
 import { TypeContext } from '../../src/zed/context';
 import { loadDnsObjects, oneTypeRecords, run, tempLakes } from './vectordata';
 
@@ -19,12 +23,29 @@ const lakes = tempLakes();
 /** Objects that lakeOfObjects cuts its records into (at its threshold). */
 const OBJECTS = 7;
 
-async function lakeOfObjects(sub: string): Promise<Lake> {
+/** A lake of OBJECTS objects that do not overlap; requested gets each columnar copy's key at its first use. */
+async function lakeOfObjects(
+  sub: string,
+  requested: string[] = [],
+  vectorWorkers = 0,
+): Promise<Lake> {
   const lake = await openLake({
     lake: join(lakes.dir, sub),
     vectorScan: 'on',
     cacheSize: 0,
     vectorCacheSize: 0,
+    vectorWorkers,
+    wrapStorage: (s: ObjectStore) =>
+      new Proxy(s, {
+        get(target, prop, receiver) {
+          const f = Reflect.get(target, prop, receiver) as unknown;
+          if (prop !== 'getRange' && prop !== 'get' && prop !== 'size') return f;
+          return (key: string, ...rest: number[]) => {
+            if (key.endsWith('.vng') && !requested.includes(key)) requested.push(key);
+            return (f as (k: string, ...r: number[]) => unknown).call(target, key, ...rest);
+          };
+        },
+      }),
   });
   lakes.open.push(lake);
   await loadDnsObjects(2000, oneTypeRecords(400), lake);
@@ -34,24 +55,33 @@ async function lakeOfObjects(sub: string): Promise<Lake> {
 const saved = { ...fetchAhead };
 afterEach(() => Object.assign(fetchAhead, saved));
 
-/** Lets the fetches under way finish (the local store's reads take a few turns of the event loop). */
-async function settle(): Promise<void> {
-  for (let i = 0; i < 20; i++) await new Promise((r) => setTimeout(r, 5));
+/** Waits until f() has not changed for a while (the reads under way have finished). */
+async function settled(f: () => number): Promise<number> {
+  let last = f();
+  for (let still = 0, i = 0; still < 5 && i < 400; i++) {
+    await new Promise((r) => setTimeout(r, 5));
+    const now = f();
+    still = now === last ? still + 1 : 0;
+    last = now;
+  }
+  return last;
 }
 
-/** A scan of columns ts and query: bytes fetched after each part, once the fetches ahead have settled. */
-async function bytesByPart(lake: Lake): Promise<number[]> {
-  const scan = await lake.scanVectors('dns', 'main', {
-    ctx: new TypeContext(),
-    paths: [['ts'], ['query']],
-    shape: ['ts', 'query'],
-  });
+const opts = () => ({
+  ctx: new TypeContext(),
+  paths: [['ts'], ['query']],
+  shape: ['ts', 'query'],
+});
+
+/** After each part of a scan, once its reads ahead have settled: what f says. */
+async function afterEachPart(lake: Lake, f: () => number, parts = Infinity): Promise<number[]> {
+  const scan = await lake.scanVectors('dns', 'main', opts());
   const out: number[] = [];
   try {
     for (let part = await scan.read(); part !== null; part = await scan.read()) {
       expect(part.kind).toBe('columns');
-      await settle();
-      out.push(scan.stats.bytesRead);
+      out.push(await settled(f));
+      if (out.length >= parts) break;
     }
   } finally {
     await scan.close();
@@ -60,38 +90,78 @@ async function bytesByPart(lake: Lake): Promise<number[]> {
 }
 
 test('the next objects are fetched before their turn, within the bounds', async () => {
-  const lake = await lakeOfObjects('a');
-  const objects = (await run(lake, 'from dns@main:objects | count()')).out;
-  expect(objects).toEqual([`${OBJECTS}(uint64)`]);
+  const requested: string[] = [];
+  const lake = await lakeOfObjects('a', requested);
+  expect((await run(lake, 'from dns@main:objects | count()')).out).toEqual([`${OBJECTS}(uint64)`]);
+  const keys = () => requested.length;
+  const scan = async () => {
+    requested.length = 0;
+    return afterEachPart(lake, keys);
+  };
 
   fetchAhead.objects = 0;
-  const alone = await bytesByPart(lake);
-  expect(alone.length).toBe(OBJECTS);
-  // Each object's bytes, as each pull fetches its own.
-  const each = alone.map((b, i) => b - (i > 0 ? alone[i - 1] : 0)).slice(0, OBJECTS);
-  expect(each.every((b) => b > 0)).toBe(true);
-  const upTo = (n: number) => each.slice(0, n).reduce((a, b) => a + b, 0);
-
+  expect(await scan()).toEqual([1, 2, 3, 4, 5, 6, 7]);
   // A local disk's default: none ahead (LocalStore.objectsAhead).
   fetchAhead.objects = null;
-  expect(await bytesByPart(lake)).toEqual(alone);
+  expect(await scan()).toEqual([1, 2, 3, 4, 5, 6, 7]);
 
+  // Three ahead, but no more than the scan has read: 0, 1, 2, then 3.
   fetchAhead.objects = 3;
   fetchAhead.bytes = 1 << 30;
-  const ahead = await bytesByPart(lake);
-  expect(ahead[0]).toBe(upTo(4));
-  expect(ahead[1]).toBe(upTo(5));
-  expect(ahead[ahead.length - 1]).toBe(alone[alone.length - 1]);
+  expect(await scan()).toEqual([1, 3, 5, 7, 7, 7, 7]);
 
-  // A byte budget below one object's size: the next object alone.
+  // A byte budget below any object's size: the next object alone.
   fetchAhead.bytes = 1;
-  const one = await bytesByPart(lake);
-  expect(one[0]).toBe(upTo(2));
-  expect(one[one.length - 1]).toBe(alone[alone.length - 1]);
+  expect(await scan()).toEqual([1, 3, 4, 5, 6, 7, 7]);
+
+  // A budget of one object's size: one beyond the next.
+  const sizes = (await run(lake, 'from dns@main:objects | yield size')).out.map(Number);
+  fetchAhead.bytes = Math.max(...sizes);
+  expect(await scan()).toEqual([1, 3, 5, 6, 7, 7, 7]);
+});
+
+test("an object's bytes count in the stats in its turn, not when fetched ahead", async () => {
+  const lake = await lakeOfObjects('b');
+  let stats = { bytesRead: 0 };
+  const bytes = () => stats.bytesRead;
+  const scanParts = async (parts: number) => {
+    const scan = await lake.scanVectors('dns', 'main', opts());
+    stats = scan.stats;
+    for (let i = 0; i < parts; i++) expect(await scan.read()).not.toBeNull();
+    await settled(bytes);
+    await scan.close();
+    return settled(bytes);
+  };
+  fetchAhead.objects = 0;
+  const two = await scanParts(2);
+  fetchAhead.objects = 4;
+  // Two objects read, the next two fetched (and never read).
+  expect(await scanParts(2)).toBe(two);
+  expect(await scanParts(OBJECTS)).toBeGreaterThan(two);
+});
+
+test('with decoding workers, the objects within their reach are decoded ahead', async () => {
+  const lake = await lakeOfObjects('c', [], 2);
+  let stats = { bytesRead: 0 };
+  const scan = await lake.scanVectors('dns', 'main', opts());
+  stats = scan.stats;
+  const bytes: number[] = [];
+  try {
+    fetchAhead.objects = 4;
+    for (let part = await scan.read(); part !== null; part = await scan.read())
+      bytes.push(await settled(() => stats.bytesRead));
+  } finally {
+    await scan.close();
+  }
+  const total = bytes[bytes.length - 1];
+  // The fifth object's turn: the sixth and seventh, fetched ahead before
+  // they were within the workers' reach, are decoded (and counted) ahead.
+  expect(bytes[4]).toBe(total);
+  expect(bytes[1]).toBeLessThan(total);
 });
 
 test('answers are the same with and without fetching ahead', async () => {
-  const lake = await lakeOfObjects('b');
+  const lake = await lakeOfObjects('d');
   const queries = [
     'from dns | cut ts, query',
     'from dns | summarize count(), sum(rtt), dcount(id.orig_h) by query | sort query',
@@ -109,32 +179,41 @@ test('answers are the same with and without fetching ahead', async () => {
 });
 
 test('a fetch that fails ahead reports its error in its turn, and not after the scan closes', async () => {
-  const lake = await lakeOfObjects('c');
-  const ids = (await run(lake, 'from dns@main:objects | yield ksuid(id)')).out.map((s) =>
-    JSON.parse(s),
+  const requested: string[] = [];
+  const lake = await lakeOfObjects('e', requested);
+  const ids = (await run(lake, 'from dns@main:objects | yield ksuid(id)')).out.map(
+    (s) => JSON.parse(s) as string,
   );
   expect(ids.length).toBe(OBJECTS);
-  const poolDir = readdirSync(join(lakes.dir, 'c')).find((d) =>
-    readdirSync(join(lakes.dir, 'c', d)).includes('data'),
-  )!;
-  // The third object's columnar copy goes: the scan fails at its turn.
-  rmSync(join(lakes.dir, 'c', poolDir, 'data', `${ids[2]}.vng`));
+  const dir = join(lakes.dir, 'e');
+  const poolDir = readdirSync(dir).find((d) => readdirSync(join(dir, d)).includes('data'))!;
+  // The fourth object's columnar copy goes: the scan fails at its turn.
+  rmSync(join(dir, poolDir, 'data', `${ids[3]}.vng`));
   fetchAhead.objects = 4;
-  const opts = () => ({
-    ctx: new TypeContext(),
-    paths: [['ts'], ['query']],
-    shape: ['ts', 'query'],
-  });
   const scan = await lake.scanVectors('dns', 'main', opts());
-  expect(await scan.read()).not.toBeNull();
-  await settle();
-  expect(await scan.read()).not.toBeNull();
-  await expect(scan.read()).rejects.toThrow(/not found|no such|ENOENT/i);
+  for (let i = 0; i < 3; i++) {
+    expect(await scan.read()).not.toBeNull();
+    await settled(() => requested.length);
+  }
+  // It was asked for ahead of its turn.
+  expect(requested.some((k) => k.endsWith(`${ids[3]}.vng`))).toBe(true);
+  await expect(scan.read()).rejects.toThrow(/not found/i);
   await scan.close();
 
   // Closed before the failed fetch's turn: nothing is reported.
   const early = await lake.scanVectors('dns', 'main', opts());
-  expect(await early.read()).not.toBeNull();
-  await settle();
+  for (let i = 0; i < 3; i++) expect(await early.read()).not.toBeNull();
   await early.close();
+  await settled(() => requested.length);
+});
+
+test('-vector.ahead values', () => {
+  expect(parseAhead('auto')).toBeNull();
+  expect(parseAhead('')).toBeNull();
+  expect(parseAhead('0')).toBe(0);
+  expect(parseAhead('12')).toBe(12);
+  for (const bad of ['-1', '1.5', 'x', '257'])
+    expect(() => parseAhead(bad)).toThrow(
+      `vector ahead must be auto or a whole number from 0 to 256: ${bad}`,
+    );
 });

@@ -168,8 +168,9 @@ test('a bad -zng.worker fails', async () => {
 
 test('-vector.ahead sets the objects a scan fetches ahead; what is not a count fails', async () => {
   for (const [k, args, want] of [
-    [0, [], '"auto"'],
-    [1, ['-vector.ahead', '0'], '"0"'],
+    // auto: none on a local disk.
+    [0, [], 0],
+    [1, ['-vector.ahead', '3'], 3],
   ] as const) {
     const s = await started(path.join(dir, `ahead${k}`), [...args]);
     try {
@@ -179,7 +180,7 @@ test('-vector.ahead sets the objects a scan fetches ahead; what is not a count f
       await exit(s.child);
     }
   }
-  for (const [k, bad] of ['-1', 'x'].entries()) {
+  for (const [k, bad] of ['-1', 'x', '1.5', '257'].entries()) {
     const { child } = serve([
       '-l',
       '127.0.0.1:0',
