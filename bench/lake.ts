@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { decodeZng } from '../src/formats/zng';
 import { TypeContext } from '../src/zed/context';
 import { Value } from '../src/zed/value';
-import { now, procPeakRssMB, resetPeakRss, since } from './lib';
+import { cpuSeconds, now, procPeakRssMB, resetPeakRss, since } from './lib';
 
 export interface Server {
   port: number;
@@ -179,6 +179,35 @@ export async function queryZng(port: number, q: string): Promise<Response> {
   });
   if (r.status !== 200) fail(q, r);
   return r;
+}
+
+/**
+ * A query on servers that must give the same answer: run once on each
+ * (the answers must be the same bytes), then runs times on each, the
+ * servers taking turns and the first of each run going round, so that
+ * load from elsewhere falls on all alike. Each server's times, its
+ * process's CPU seconds over the runs (all its threads), and the answer.
+ */
+export async function alternate(
+  servers: Server[],
+  zed: string,
+  runs: number,
+): Promise<{ seconds: number[][]; cpu: number[]; body: Buffer }> {
+  const first = await Promise.all(servers.map((s) => queryZng(s.port, zed)));
+  if (first.some((r) => !r.body.equals(first[0].body)))
+    throw new Error(`${zed}: the servers' answers differ (${first.map((r) => r.body.length)})`);
+  const seconds: number[][] = servers.map(() => []);
+  const cpu: number[] = servers.map(() => 0);
+  for (let i = 0; i < runs; i++) {
+    for (let k = 0; k < servers.length; k++) {
+      const j = (i + k) % servers.length;
+      const { port, pid } = servers[j];
+      const c0 = cpuSeconds(pid);
+      seconds[j].push((await queryZng(port, zed)).seconds);
+      cpu[j] += cpuSeconds(pid) - c0;
+    }
+  }
+  return { seconds, cpu, body: first[0].body };
 }
 
 /** The values of a ZNG response. */

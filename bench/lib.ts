@@ -50,6 +50,14 @@ export function peakRssMB(): number {
   return Number.isNaN(mb) ? process.resourceUsage().maxRSS / 1024 : mb;
 }
 
+/** CPU seconds (user + system, all threads) a process has used. */
+export function cpuSeconds(pid: number): number {
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command's closing parenthesis; utime and stime are the 14th and 15th.
+  const rest = f.slice(f.lastIndexOf(')') + 2).split(' ');
+  return (Number(rest[11]) + Number(rest[12])) / 100;
+}
+
 /** Peak RSS (VmHWM) of another process in MB, or NaN where /proc is missing. */
 export function procPeakRssMB(pid: number | 'self'): number {
   try {

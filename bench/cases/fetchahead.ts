@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startS3 } from '../../test/helpers/servers';
 import { dnsData } from '../dnsdata';
-import { createPool, load, queryZng, Server, startServer } from '../lake';
+import { alternate, createPool, load, Server, startServer } from '../lake';
 import { median, report, runsText } from '../lib';
 
 const N = Number(process.env.BENCH_RECORDS ?? 1_000_000);
@@ -44,22 +44,9 @@ function parts(ndjson: string, dir: string): string[] {
 
 /** Runs the queries on the two servers, alternated; reports each one's median. */
 async function compare(label: string, ahead: Server, none: Server): Promise<void> {
-  const servers = [
-    { name: 'ahead', server: ahead },
-    { name: 'none', server: none },
-  ];
   for (const q of QUERIES) {
     const zed = `from dns | ${q}`;
-    const first = await Promise.all(servers.map((s) => queryZng(s.server.port, zed)));
-    if (!first[0].body.equals(first[1].body))
-      throw new Error(`${label} ${q}: the servers' answers differ`);
-    const secs: number[][] = [[], []];
-    for (let i = 0; i < RUNS; i++) {
-      for (let k = 0; k < 2; k++) {
-        const j = (i + k) % 2;
-        secs[j].push((await queryZng(servers[j].server.port, zed)).seconds);
-      }
-    }
+    const secs = (await alternate([ahead, none], zed, RUNS)).seconds;
     const [a, b] = secs.map(median);
     report({
       name: `${label}, ${q}: -vector.ahead 4`,

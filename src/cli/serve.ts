@@ -16,7 +16,7 @@ import {
   setCompressWorkerMode,
 } from '../formats/zng/compresspool';
 import { DEFAULT_CACHE_SIZE } from '../lake';
-import { fetchAhead, parseAhead } from '../lake/vectorscan';
+import { fetchAhead, objectsAhead, parseAhead } from '../lake/vectorscan';
 import { Authenticator } from '../service/auth/authenticator';
 import { openLogSink, Logger, parseLogLevel } from '../service/log';
 import { isKnownFormat } from '../service/mime';
@@ -231,7 +231,7 @@ export async function serve(args: string[]): Promise<number> {
     port: addr.port,
     lz4: lz4Codec,
     zng_worker: compressPool() !== null,
-    vector_ahead: fetchAhead.objects ?? lake.storage.objectsAhead,
+    vector_ahead: objectsAhead(lake.storage),
     malloc_tuned: mallocTuned(process.env),
   });
   if (portFile.value) {

@@ -20,7 +20,7 @@ import { VngError } from '../formats/vng/reader';
 import { memLength } from '../formats/vng/vectors';
 import { spawnWorker } from '../threads/spawn';
 import { ColumnData, Dict } from '../zed/vector';
-import { invalid } from './errors';
+import { parseCount } from './errors';
 
 /** A column to decode: its packed stored segments (renumbered into bytes). */
 export interface DecodeRequest {
@@ -59,10 +59,7 @@ export const DEFAULT_WORKERS = 0;
 export function parseWorkers(s: string | undefined): number {
   if (s === undefined || s === '') return DEFAULT_WORKERS;
   if (s === 'auto') return availableParallelism();
-  const n = Number(s);
-  if (!Number.isInteger(n) || n < 0 || n > 256)
-    throw invalid(`vector workers must be auto or a whole number from 0 to 256: ${s}`);
-  return n;
+  return parseCount(s, 'vector workers');
 }
 
 interface Pending {

@@ -24,6 +24,17 @@ export const kindText: Record<LakeErrorKind, string> = {
 };
 
 export const invalid = (message: string): LakeError => new LakeError('invalid', message);
+
+/**
+ * A count a setting gives as text besides `auto` (threads, objects): a
+ * whole number from 0 to 256, else an invalid error naming the setting.
+ */
+export function parseCount(s: string, what: string): number {
+  const n = Number(s);
+  if (!Number.isInteger(n) || n < 0 || n > 256)
+    throw invalid(`${what} must be auto or a whole number from 0 to 256: ${s}`);
+  return n;
+}
 export const notFound = (message: string): LakeError => new LakeError('notfound', message);
 export const conflict = (message: string): LakeError => new LakeError('conflict', message);
 

@@ -40,7 +40,7 @@ import { isNotFound, ObjectStore } from '../storage/storage';
 import { TypeContext } from '../zed/context';
 import { Value } from '../zed/value';
 import { PoolConfig } from './config';
-import { invalid, notFound } from './errors';
+import { notFound, parseCount } from './errors';
 import { DataObject } from './object';
 import { SeekEntry, Span } from './seekindex';
 import { vectorKey } from './vectors';
@@ -392,8 +392,7 @@ export class VectorScan {
       const ahead = this.ahead.get(at);
       this.ahead.delete(at);
       let started: Promise<ColumnsRead | null> | undefined;
-      if (ahead?.kind === 'read') started = ahead.read;
-      else if (ahead?.kind === 'fetch') started = ahead.fetch.then((f) => this.decode(f));
+      if (ahead !== undefined) started = this.readOf(ahead);
       else if (this.byColumns(g)) started = this.columns(g[0]);
       this.readAhead(at);
       if (started !== undefined) {
@@ -437,7 +436,7 @@ export class VectorScan {
   private readAhead(at: number): void {
     const d = this.env.decoder;
     const workers = d?.enabled ? d.size : 0;
-    const fetches = Math.min(fetchAhead.objects ?? this.env.storage.objectsAhead, at);
+    const fetches = Math.min(objectsAhead(this.env.storage), at);
     const window = Math.max(workers, fetches);
     const from = at + 1;
     let bytes = 0;
@@ -448,7 +447,7 @@ export class VectorScan {
       if (i < from + workers) {
         // The workers decode it ahead (a fetch started before moves on to them).
         if (a?.kind === 'read') continue;
-        const read = a === undefined ? this.columns(o) : a.fetch.then((f) => this.decode(f));
+        const read = a === undefined ? this.columns(o) : this.readOf(a);
         // Errors surface when their turn comes (or never, if the scan closes first).
         read.catch(() => {});
         this.ahead.set(i, { kind: 'read', read });
@@ -469,8 +468,10 @@ export class VectorScan {
     return readColumns(this.env, o, paths, shape, ctx, dicts);
   }
 
-  /** Decodes an object's fetched columns (null: its types need rows). */
-  private async decode(f: ColumnFetch | null): Promise<ColumnsRead | null> {
+  /** The read a read started ahead gives: its own, or its fetch decoded (null: its types need rows). */
+  private async readOf(a: Ahead): Promise<ColumnsRead | null> {
+    if (a.kind === 'read') return a.read;
+    const f = await a.fetch;
     if (f === null) return null;
     const { shape, ctx, dicts } = this.opts;
     return decodeColumns(this.env, f, shape, ctx, dicts);
@@ -499,11 +500,12 @@ export const fetchAhead: { objects: number | null; bytes: number } = {
 
 /** fetchAhead.objects from a flag's or the environment's text: a whole number, or auto (null). */
 export function parseAhead(s: string): number | null {
-  if (s === '' || s === 'auto') return null;
-  const n = Number(s);
-  if (!Number.isInteger(n) || n < 0 || n > 256)
-    throw invalid(`vector ahead must be auto or a whole number from 0 to 256: ${s}`);
-  return n;
+  return s === '' || s === 'auto' ? null : parseCount(s, 'vector ahead');
+}
+
+/** The objects a scan on this store fetches ahead: fetchAhead.objects, or the store's own count. */
+export function objectsAhead(storage: ObjectStore): number {
+  return fetchAhead.objects ?? storage.objectsAhead;
 }
 
 /** An object's rows read as columns. */
