@@ -6,8 +6,9 @@
 // disk), the queries alternated between them run by run. On
 // S3 (s3rver behind the test proxy) with no added latency and with
 // LATENCY_MS before each GET (a real S3's first-byte time is about that),
-// and on a local disk (the second server on a copy of the lake). The
-// answers must be the same bytes.
+// and on a local disk (the second server on a copy of the lake). Then on
+// S3 again with -vector.scan off, where the scan reads by rows and fetches
+// the next objects' first ranges ahead. The answers must be the same bytes.
 
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -67,6 +68,13 @@ async function main(): Promise<void> {
   const data = await dnsData(N);
   const dir = mkdtempSync(join(tmpdir(), 'zlake-bench-fetchahead-'));
   const s3 = await startS3();
+  /** compare() on S3 over loopback, then with LATENCY_MS before each GET. */
+  const onS3 = async (how: string, ahead: Server, none: Server) => {
+    await compare(`S3 (loopback)${how}`, ahead, none);
+    s3.faults({ delayMs: LATENCY_MS, match: (req) => req.method === 'GET' });
+    await compare(`S3 (+${LATENCY_MS} ms a GET)${how}`, ahead, none);
+    s3.faults({});
+  };
   const servers: Server[] = [];
   try {
     const files = parts(data.ndjson, join(dir, 'parts'));
@@ -92,10 +100,13 @@ async function main(): Promise<void> {
       const none = await startServer(other, [...cold, '-vector.ahead', '0']);
       servers.push(none);
       if (backend === 'S3') {
-        await compare(`S3 (loopback)`, ahead, none);
-        s3.faults({ delayMs: LATENCY_MS, match: (req) => req.method === 'GET' });
-        await compare(`S3 (+${LATENCY_MS} ms a GET)`, ahead, none);
-        s3.faults({});
+        await onS3('', ahead, none);
+        await Promise.all(servers.splice(0).map((s) => s.stop()));
+        const rows = ['-vector.scan', 'off'];
+        ahead = await startServer(lake, [...four, ...rows]);
+        servers.push(ahead);
+        servers.push(await startServer(lake, [...cold, ...rows, '-vector.ahead', '0']));
+        await onS3(', by rows', ahead, servers[1]);
       } else await compare(backend, ahead, none);
       await Promise.all(servers.splice(0).map((s) => s.stop()));
     }

@@ -16,7 +16,7 @@ import {
   setCompressWorkerMode,
 } from '../formats/zng/compresspool';
 import { DEFAULT_CACHE_SIZE } from '../lake';
-import { fetchAhead, objectsAhead, parseAhead } from '../lake/vectorscan';
+import { fetchAhead, objectsAhead, parseAhead } from '../lake/ahead';
 import { Authenticator } from '../service/auth/authenticator';
 import { openLogSink, Logger, parseLogLevel } from '../service/log';
 import { isKnownFormat } from '../service/mime';
@@ -110,7 +110,7 @@ export async function serve(args: string[]): Promise<number> {
   const vectorAhead = fs_.string(
     'vector.ahead',
     'auto',
-    "objects whose columns a scan fetches ahead of their turn, hiding the store's latency: a number, or auto (4 on S3, none on a local disk)",
+    "objects a scan fetches ahead of their turn (their columns, or their first range when read by rows), hiding the store's latency: a number, or auto (4 on S3, none on a local disk)",
   );
   const zngWorker = fs_.string(
     'zng.worker',

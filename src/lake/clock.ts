@@ -126,6 +126,11 @@ export class ObjectCache<K, E extends ObjectCacheEntry<K>> {
     return e;
   }
 
+  /** Whether object has an entry at key (no hit or miss is counted). */
+  has(object: string, key: K): boolean {
+    return this.index.get(object)?.has(key) === true;
+  }
+
   /** Keeps e (in place of any entry at the key), unless the cache is off or e exceeds the budget. */
   put(object: string, key: K, e: E): void {
     if (!this.enabled) return;

@@ -20,6 +20,7 @@ import { EMPTY, Value } from '../zed/value';
 import { readUvarint, uv } from '../zed/zcode';
 import { CachedFrame, CachedStream, ScanCache, ScanTypes } from './cache';
 import { Order, PoolConfig, primaryKey } from './config';
+import { fetchAhead, objectsAhead } from './ahead';
 import { notFound } from './errors';
 import { KeyGetter, keyCompare } from './keys';
 import { DataObject, dataKey, sortObjects } from './object';
@@ -111,6 +112,12 @@ export class PoolScan {
   private bounds: Bounds;
   /** Maps cached types into the scan's context (null with the cache off). */
   private types: ScanTypes | null;
+  /** The key range of the scan, if it has one. */
+  private range: KeyRange | undefined;
+  /** Objects whose turn has come (those of the groups started). */
+  private turns = 0;
+  /** Objects whose first range is being fetched ahead of their turn (readAhead). */
+  private primed = new Map<DataObject, RangeSource>();
 
   constructor(
     private storage: ObjectStore,
@@ -124,6 +131,7 @@ export class PoolScan {
   ) {
     this.types = cache?.enabled ? new ScanTypes(cache.ctx, opts.ctx) : null;
     const range = opts.range && (opts.range.lower || opts.range.upper) ? opts.range : undefined;
+    this.range = range;
     const selected = objects.filter((o) => overlaps(o.min, o.max, range));
     this.stats.objectsSkipped = objects.length - selected.length;
     this.groups = partition(sortObjects(selected, pool.layout.order), pool.layout.order);
@@ -149,6 +157,7 @@ export class PoolScan {
           return null;
         }
         const objs = this.groups[this.group++];
+        this.readAhead(objs);
         const cursors = objs.map((o, i) => this.cursor(o, i, objs.length > 1));
         this.current = cursors.length === 1 ? cursors[0] : new Merger(cursors, this.pool);
       }
@@ -161,7 +170,50 @@ export class PoolScan {
   async close(): Promise<void> {
     this.closed = true;
     this.current = null;
+    this.primed.clear();
     this.done();
+  }
+
+  /**
+   * Starts fetching the first range of objects read by rows before their
+   * turn, as VectorScan.readAhead does their columns: those of a group of
+   * overlapping objects (merged, so all needed at once), and those of the
+   * objects after it, up to objectsAhead (by default the store's: none on
+   * a local disk) but no more than the scan has read already (so that a
+   * query stopping early, as `head 1` does, leaves few fetches unused),
+   * and while their first ranges beyond the next object add up to at most
+   * fetchAhead.bytes. The rest of an object's ranges are fetched in its
+   * turn (RangeSource keeps its window full from there).
+   */
+  private readAhead(group: DataObject[]): void {
+    const at = this.turns;
+    this.turns += group.length;
+    const most = objectsAhead(this.storage);
+    if (most === 0) return;
+    if (group.length > 1) for (const o of group) this.prime(o);
+    const ahead = Math.min(most, at);
+    let n = 0;
+    let bytes = 0;
+    for (let g = this.group; g < this.groups.length; g++) {
+      for (const o of this.groups[g]) {
+        if (n >= ahead) return;
+        if (n++ > 0) {
+          bytes += Math.min(o.size, this.storage.rangeSize);
+          if (bytes > fetchAhead.bytes) return;
+        }
+        this.prime(o);
+      }
+    }
+  }
+
+  /** Starts fetching o's first range if it will be read whole by rows and is not in the cache. */
+  private prime(o: DataObject): void {
+    if (this.closed || this.primed.has(o) || this.range !== undefined) return;
+    if (this.opts.rows?.has(o.id.toString()) || this.opts.columns?.use(o)) return;
+    if (this.types !== null && this.cache!.has(`${this.pool.id}/${o.id}`, 0)) return;
+    const src = this.rangeSource(o, o.size);
+    src.prime(0);
+    this.primed.set(o, src);
   }
 
   private cursor(o: DataObject, ordinal: number, merged: boolean): ObjectCursor {
@@ -196,10 +248,7 @@ export class PoolScan {
       }
       return { ordinal, keys, next: () => vc.next() };
     }
-    const range =
-      this.opts.range && (this.opts.range.lower || this.opts.range.upper)
-        ? this.opts.range
-        : undefined;
+    const range = this.range;
     const spans = async (): Promise<Span[]> => {
       if (!range && !rows) return [{ start: 0, end: o.size }];
       const entries = await this.seekIndex(o);
@@ -248,10 +297,9 @@ export class PoolScan {
 
   /** A reader of one byte span of an object. */
   openSpan(o: DataObject, span: Span): SpanReader {
-    const key = dataKey(this.pool.id, o.id);
-    const src = new RangeSource(this.storage, key, span.end, () =>
-      notFound(`data object ${o.id} of commit ${this.commit} not found: it was removed by vacuum`),
-    );
+    let src = this.primed.get(o);
+    if (src !== undefined && span.start === 0 && span.end === o.size) this.primed.delete(o);
+    else src = this.rangeSource(o, span.end);
     const cache = this.types !== null ? this.cache : null;
     return new SpanReader(
       src,
@@ -261,6 +309,14 @@ export class PoolScan {
       cache,
       this.types,
       `${this.pool.id}/${o.id}`,
+    );
+  }
+
+  /** A source of o's bytes up to end. */
+  private rangeSource(o: DataObject, end: number): RangeSource {
+    const key = dataKey(this.pool.id, o.id);
+    return new RangeSource(this.storage, key, end, () =>
+      notFound(`data object ${o.id} of commit ${this.commit} not found: it was removed by vacuum`),
     );
   }
 
@@ -730,6 +786,15 @@ class RangeSource {
     // Keep a rejected prefetch from being reported as unhandled.
     p.catch(() => undefined);
     return p;
+  }
+
+  /** Starts fetching the chunk at pos before the first ensure (PoolScan.readAhead). */
+  prime(pos: number): void {
+    this.start = pos;
+    this.buf = EMPTY;
+    this.next = pos;
+    const p = this.fetch();
+    if (p !== null) this.pending.push(p);
   }
 
   /** The next chunk in order, keeping the read-ahead window full. */

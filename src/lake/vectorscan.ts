@@ -40,7 +40,8 @@ import { isNotFound, ObjectStore } from '../storage/storage';
 import { TypeContext } from '../zed/context';
 import { Value } from '../zed/value';
 import { PoolConfig } from './config';
-import { notFound, parseCount } from './errors';
+import { notFound } from './errors';
+import { fetchAhead, objectsAhead } from './ahead';
 import { DataObject } from './object';
 import { SeekEntry, Span } from './seekindex';
 import { vectorKey } from './vectors';
@@ -482,31 +483,6 @@ export class VectorScan {
 type Ahead =
   | { kind: 'read'; read: Promise<ColumnsRead | null> }
   | { kind: 'fetch'; fetch: Promise<ColumnFetch | null> };
-
-/**
- * Objects whose columns a scan fetches ahead of their turn (null: the
- * store's objectsAhead; zlake serve's -vector.ahead), and the most of
- * their stored sizes (ZNG bytes, an estimate of their columns' segments)
- * that may be ahead beyond the next object, which bounds the memory it
- * takes. The fetches' latency
- * (on S3 a round trip of tens of milliseconds a range) then passes while
- * the query works on the objects before; measured in docs/benchmarks.md
- * ("Fetching ahead"). Tests change it.
- */
-export const fetchAhead: { objects: number | null; bytes: number } = {
-  objects: null,
-  bytes: 64 << 20,
-};
-
-/** fetchAhead.objects from a flag's or the environment's text: a whole number, or auto (null). */
-export function parseAhead(s: string): number | null {
-  return s === '' || s === 'auto' ? null : parseCount(s, 'vector ahead');
-}
-
-/** The objects a scan on this store fetches ahead: fetchAhead.objects, or the store's own count. */
-export function objectsAhead(storage: ObjectStore): number {
-  return fetchAhead.objects ?? storage.objectsAhead;
-}
 
 /** An object's rows read as columns. */
 type ColumnsRead = { n: number; cols: Column[]; shape: RecordShape };

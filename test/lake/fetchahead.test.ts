@@ -7,32 +7,43 @@
 // the workers' reach are decoded ahead, fetched ahead or not. The answers
 // are the same; an object's bytes count in the stats in its turn; and a
 // fetch that fails reports its error in its turn, after the objects
-// before it, and never when the scan has closed.
+// before it, and never when the scan has closed. A scan by rows
+// (PoolScan.readAhead) fetches the next objects' first ranges within the
+// same bounds, and those of overlapping objects, merged, all at once.
 
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { openLake } from '../../src/backend/open';
 import { Lake } from '../../src/lake';
-import { fetchAhead, parseAhead } from '../../src/lake/vectorscan';
+import { fetchAhead, parseAhead } from '../../src/lake/ahead';
 import { ObjectStore } from '../../src/storage/storage';
 import { TypeContext } from '../../src/zed/context';
-import { loadDnsObjects, oneTypeRecords, run, tempLakes } from './vectordata';
+import { loadDns, loadDnsObjects, oneTypeRecords, run, tempLakes } from './vectordata';
 
 const lakes = tempLakes();
 
 /** Objects that lakeOfObjects cuts its records into (at its threshold). */
 const OBJECTS = 7;
 
-/** A lake of OBJECTS objects that do not overlap; requested gets each columnar copy's key at its first use. */
-async function lakeOfObjects(
+/** Reads of data objects' columnar copies (or with rows, of the objects) a store was asked for. */
+interface Watch {
+  /** Each object's key at its first read. */
+  requested: string[];
+  /** All reads. */
+  calls: number;
+}
+
+/** A lake whose store tells watch of its reads (see Watch). */
+async function watchedLake(
   sub: string,
-  requested: string[] = [],
-  vectorWorkers = 0,
+  watch: Watch,
+  { vectorWorkers = 0, rows = false, cacheSize = 0 } = {},
 ): Promise<Lake> {
+  const ext = rows ? /[0-9A-Za-z]\.zng$/ : /\.vng$/;
   const lake = await openLake({
     lake: join(lakes.dir, sub),
-    vectorScan: 'on',
-    cacheSize: 0,
+    vectorScan: rows ? 'off' : 'on',
+    cacheSize,
     vectorCacheSize: 0,
     vectorWorkers,
     wrapStorage: (s: ObjectStore) =>
@@ -41,13 +52,27 @@ async function lakeOfObjects(
           const f = Reflect.get(target, prop, receiver) as unknown;
           if (prop !== 'getRange' && prop !== 'get' && prop !== 'size') return f;
           return (key: string, ...rest: number[]) => {
-            if (key.endsWith('.vng') && !requested.includes(key)) requested.push(key);
+            if (ext.test(key)) {
+              watch.calls++;
+              if (!watch.requested.includes(key)) watch.requested.push(key);
+            }
             return (f as (k: string, ...r: number[]) => unknown).call(target, key, ...rest);
           };
         },
       }),
   });
   lakes.open.push(lake);
+  return lake;
+}
+
+/** A lake of OBJECTS objects that do not overlap (see watchedLake). */
+async function lakeOfObjects(
+  sub: string,
+  requested: string[] = [],
+  vectorWorkers = 0,
+  rows = false,
+): Promise<Lake> {
+  const lake = await watchedLake(sub, { requested, calls: 0 }, { vectorWorkers, rows });
   await loadDnsObjects(2000, oneTypeRecords(400), lake);
   return lake;
 }
@@ -95,7 +120,14 @@ test('the next objects are fetched before their turn, within the bounds', async 
     requested.length = 0;
     expect(await afterEachPart(lake, keys, want)).toEqual(want);
   };
+  await checkBounds(lake, scan);
+});
 
+/**
+ * Checks the bounds of fetching ahead on a lake of OBJECTS objects: scan(want)
+ * asserts the objects requested after each object's turn.
+ */
+async function checkBounds(lake: Lake, scan: (want: number[]) => Promise<void>): Promise<void> {
   fetchAhead.objects = 0;
   await scan([1, 2, 3, 4, 5, 6, 7]);
   // A local disk's default: none ahead (LocalStore.objectsAhead).
@@ -111,11 +143,11 @@ test('the next objects are fetched before their turn, within the bounds', async 
   fetchAhead.bytes = 1;
   await scan([1, 3, 4, 5, 6, 7, 7]);
 
-  // A budget of one object's size: one beyond the next.
+  // A budget of one object's size (by rows, its first range: all of these small objects): one beyond the next.
   const sizes = (await run(lake, 'from dns@main:objects | yield size')).out.map(Number);
   fetchAhead.bytes = Math.max(...sizes);
   await scan([1, 3, 5, 6, 7, 7, 7]);
-});
+}
 
 test("an object's bytes count in the stats in its turn, not when fetched ahead", async () => {
   const requested: string[] = [];
@@ -216,4 +248,124 @@ test('-vector.ahead values', () => {
     expect(() => parseAhead(bad)).toThrow(
       `vector ahead must be auto or a whole number from 0 to 256: ${bad}`,
     );
+});
+
+/** After each batch of a scan by rows: what f says once it has reached the batch's want. */
+async function afterEachBatch(lake: Lake, f: () => number, want: number[]): Promise<number[]> {
+  const scan = await lake.scan('dns', 'main', { ctx: new TypeContext() });
+  const out: number[] = [];
+  try {
+    while ((await scan.pull()) !== null) out.push(await reach(f, want[out.length] ?? Infinity));
+  } finally {
+    await scan.close();
+  }
+  return out;
+}
+
+test('a scan by rows fetches the next objects before their turn, within the bounds', async () => {
+  const watch: Watch = { requested: [], calls: 0 };
+  const requested = watch.requested;
+  const lake = await watchedLake('rows', watch, { rows: true });
+  await loadDnsObjects(2000, oneTypeRecords(400), lake);
+  const scan = async (want: number[]) => {
+    requested.length = 0;
+    // Each object is one batch (afterEachBatch's want is per batch).
+    expect(await afterEachBatch(lake, () => requested.length, want)).toEqual(want);
+  };
+  await checkBounds(lake, scan);
+
+  // The same answers and stats either way.
+  for (const q of ['from dns | cut ts, query', 'from dns | count() by qtype_name | sort this']) {
+    fetchAhead.objects = 0;
+    watch.calls = 0;
+    const alone = await run(lake, q);
+    const calls = watch.calls;
+    fetchAhead.objects = 4;
+    watch.calls = 0;
+    const ahead = await run(lake, q);
+    // What was fetched ahead is what the objects' turns read: nothing twice.
+    expect(watch.calls).toBe(calls);
+    expect(calls).toBe(OBJECTS);
+    expect(ahead.out).toEqual(alone.out);
+    expect(ahead.stats).toEqual(alone.stats);
+    expect(alone.out.length).toBeGreaterThan(0);
+  }
+});
+
+test('a scan by rows fetches nothing ahead for objects the scan cache holds', async () => {
+  const watch: Watch = { requested: [], calls: 0 };
+  const lake = await watchedLake('cached', watch, { rows: true, cacheSize: 64 << 20 });
+  await loadDnsObjects(2000, oneTypeRecords(400), lake);
+  fetchAhead.objects = 4;
+  const first = await run(lake, 'from dns | count()');
+  watch.calls = 0;
+  const again = await run(lake, 'from dns | count()');
+  expect(again.out).toEqual(first.out);
+  expect(again.stats.bytesRead).toBe(first.stats.bytesRead);
+  await new Promise((r) => setTimeout(r, 50));
+  expect(watch.calls).toBe(0);
+});
+
+test('a scan by rows starts the reads of overlapping objects at once', async () => {
+  let inFlight = 0;
+  let most = 0;
+  const lake = await openLake({
+    lake: join(lakes.dir, 'merged'),
+    vectorScan: 'off',
+    cacheSize: 0,
+    wrapStorage: (s: ObjectStore) =>
+      new Proxy(s, {
+        get(target, prop, receiver) {
+          const f = Reflect.get(target, prop, receiver) as unknown;
+          if (prop !== 'getRange') return f;
+          const getRange = (f as ObjectStore['getRange']).bind(target);
+          return async (key: string, off: number, len: number) => {
+            if (!/[0-9A-Za-z]\.zng$/.test(key)) return getRange(key, off, len);
+            most = Math.max(most, ++inFlight);
+            try {
+              await new Promise((r) => setTimeout(r, 20));
+              return await getRange(key, off, len);
+            } finally {
+              inFlight--;
+            }
+          };
+        },
+      }),
+  });
+  lakes.open.push(lake);
+  await loadDns(lake);
+  // Three objects whose key spans all overlap: one group, merged.
+  expect((await run(lake, 'from dns@main:objects | count()')).out).toEqual(['3(uint64)']);
+  fetchAhead.objects = 0;
+  most = 0;
+  const alone = await run(lake, 'from dns | cut ts');
+  expect(most).toBe(1);
+  fetchAhead.objects = 4;
+  most = 0;
+  const ahead = await run(lake, 'from dns | cut ts');
+  expect(most).toBe(3);
+  expect(ahead.out).toEqual(alone.out);
+});
+
+test('a scan by rows reports a failed fetch ahead in its turn, and not after it closes', async () => {
+  const requested: string[] = [];
+  const lake = await lakeOfObjects('rowsfail', requested, 0, true);
+  const ids = (await run(lake, 'from dns@main:objects | yield ksuid(id)')).out.map(
+    (s) => JSON.parse(s) as string,
+  );
+  const dir = join(lakes.dir, 'rowsfail');
+  const poolDir = readdirSync(dir).find((d) => readdirSync(join(dir, d)).includes('data'))!;
+  rmSync(join(dir, poolDir, 'data', `${ids[3]}.zng`));
+  fetchAhead.objects = 4;
+  const scan = await lake.scan('dns', 'main', { ctx: new TypeContext() });
+  for (let i = 0; i < 3; i++) expect(await scan.pull()).not.toBeNull();
+  const asked = () => (requested.some((k) => k.endsWith(`${ids[3]}.zng`)) ? 1 : 0);
+  expect(await reach(asked, 1)).toBe(1);
+  await expect(scan.pull()).rejects.toThrow(/not found: it was removed by vacuum/);
+  await scan.close();
+
+  const early = await lake.scan('dns', 'main', { ctx: new TypeContext() });
+  for (let i = 0; i < 3; i++) expect(await early.pull()).not.toBeNull();
+  await early.close();
+  await new Promise((r) => setTimeout(r, 100));
 });
