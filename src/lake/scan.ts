@@ -206,6 +206,11 @@ export class PoolScan {
     }
   }
 
+  /** Starts fetching the first ranges of the first group's objects (VectorScan.readAhead). */
+  fetchFirst(): void {
+    for (const o of this.groups[0] ?? []) this.prime(o);
+  }
+
   /** Starts fetching o's first range if it will be read whole by rows and is not in the cache. */
   private prime(o: DataObject): void {
     if (this.closed || this.primed.has(o) || this.range !== undefined) return;

@@ -392,6 +392,11 @@ export class VectorScan {
       const g = this.groups[at];
       const ahead = this.ahead.get(at);
       this.ahead.delete(at);
+      if (ahead?.kind === 'rows') {
+        this.readAhead(at);
+        this.rowScan = ahead.scan;
+        continue;
+      }
       let started: Promise<ColumnsRead | null> | undefined;
       if (ahead !== undefined) started = this.readOf(ahead);
       else if (this.byColumns(g)) started = this.columns(g[0]);
@@ -406,7 +411,7 @@ export class VectorScan {
           return { kind: 'columns', ...r };
         }
         // Its types need rows.
-      } else if (g.length === 1 && g[0].count === 0 && this.env.use(g[0])) continue;
+      } else if (this.skipped(g)) continue;
       this.rowScan = this.env.rows(g);
     }
   }
@@ -418,6 +423,11 @@ export class VectorScan {
     await this.rowScan?.close();
     this.rowScan = null;
     this.done();
+  }
+
+  /** Whether a group is one empty object with a columnar copy, which has nothing to read. */
+  private skipped(g: DataObject[]): boolean {
+    return g.length === 1 && g[0].count === 0 && this.env.use(g[0]);
   }
 
   /** Whether a group is one object read by columns. */
@@ -433,6 +443,9 @@ export class VectorScan {
    * than the scan has read already (so that a query that stops early, as
    * `head 1` does, leaves few fetches unused), and while their stored
    * sizes beyond the next object add up to at most fetchAhead.bytes.
+   * Groups read by rows within those bounds get their row scan, which
+   * fetches its objects' first ranges (PoolScan.fetchFirst; those ranges
+   * count in the bytes).
    */
   private readAhead(at: number): void {
     const d = this.env.decoder;
@@ -442,9 +455,20 @@ export class VectorScan {
     const from = at + 1;
     let bytes = 0;
     for (let i = from; i < this.groups.length && i < from + window; i++) {
-      if (!this.byColumns(this.groups[i])) continue;
-      const o = this.groups[i][0];
+      const g = this.groups[i];
+      if (!this.byColumns(g)) {
+        if (i >= from + fetches || this.skipped(g)) continue;
+        if (i > from) for (const o of g) bytes += Math.min(o.size, this.env.storage.rangeSize);
+        if (bytes > fetchAhead.bytes) break;
+        if (this.ahead.has(i)) continue;
+        const scan = this.env.rows(g);
+        scan.fetchFirst();
+        this.ahead.set(i, { kind: 'rows', scan });
+        continue;
+      }
+      const o = g[0];
       const a = this.ahead.get(i);
+      if (a?.kind === 'rows') continue;
       if (i < from + workers) {
         // The workers decode it ahead (a fetch started before moves on to them).
         if (a?.kind === 'read') continue;
@@ -470,7 +494,7 @@ export class VectorScan {
   }
 
   /** The read a read started ahead gives: its own, or its fetch decoded (null: its types need rows). */
-  private async readOf(a: Ahead): Promise<ColumnsRead | null> {
+  private async readOf(a: ColumnsAhead): Promise<ColumnsRead | null> {
     if (a.kind === 'read') return a.read;
     const f = await a.fetch;
     if (f === null) return null;
@@ -479,10 +503,13 @@ export class VectorScan {
   }
 }
 
-/** A read started ahead of its turn (VectorScan.ahead). */
-type Ahead =
+/** A read of an object's columns started ahead of its turn. */
+type ColumnsAhead =
   | { kind: 'read'; read: Promise<ColumnsRead | null> }
   | { kind: 'fetch'; fetch: Promise<ColumnFetch | null> };
+
+/** A read started ahead of its turn (VectorScan.ahead): of columns, or a group's row scan. */
+type Ahead = ColumnsAhead | { kind: 'rows'; scan: PoolScan };
 
 /** An object's rows read as columns. */
 type ColumnsRead = { n: number; cols: Column[]; shape: RecordShape };

@@ -97,12 +97,17 @@ const opts = () => ({
 });
 
 /** After each part of a scan: what f says once it has reached the part's want. */
-async function afterEachPart(lake: Lake, f: () => number, want: number[]): Promise<number[]> {
+async function afterEachPart(
+  lake: Lake,
+  f: () => number,
+  want: number[],
+  kind: 'columns' | 'rows' = 'columns',
+): Promise<number[]> {
   const scan = await lake.scanVectors('dns', 'main', opts());
   const out: number[] = [];
   try {
     for (let part = await scan.read(); part !== null; part = await scan.read()) {
-      expect(part.kind).toBe('columns');
+      expect(part.kind).toBe(kind);
       out.push(await reach(f, want[out.length] ?? Infinity));
     }
   } finally {
@@ -290,6 +295,26 @@ test('a scan by rows fetches the next objects before their turn, within the boun
     expect(ahead.stats).toEqual(alone.stats);
     expect(alone.out.length).toBeGreaterThan(0);
   }
+});
+
+test('a scan by columns reads by rows the objects it must, fetching them ahead', async () => {
+  const watch: Watch = { requested: [], calls: 0 };
+  const lake = await watchedLake('vecrows', watch, { rows: true });
+  await loadDnsObjects(2000, oneTypeRecords(400), lake);
+  await checkBounds(lake, async (want) => {
+    watch.requested.length = 0;
+    watch.calls = 0;
+    // Each object is one part, of rows (-vector.scan off).
+    expect(await afterEachPart(lake, () => watch.requested.length, want, 'rows')).toEqual(want);
+    expect(watch.calls).toBe(OBJECTS);
+  });
+  // Decoding workers decode columns ahead; they fetch no rows ahead.
+  const two: Watch = { requested: [], calls: 0 };
+  const withWorkers = await watchedLake('vecrows2', two, { rows: true, vectorWorkers: 2 });
+  await loadDnsObjects(2000, oneTypeRecords(400), withWorkers);
+  fetchAhead.objects = 0;
+  const want = [1, 2, 3, 4, 5, 6, 7];
+  expect(await afterEachPart(withWorkers, () => two.requested.length, want, 'rows')).toEqual(want);
 });
 
 test('a scan by rows fetches nothing ahead for objects the scan cache holds', async () => {
