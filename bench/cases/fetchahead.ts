@@ -103,10 +103,11 @@ async function main(): Promise<void> {
         await onS3('', ahead, none);
         await Promise.all(servers.splice(0).map((s) => s.stop()));
         const rows = ['-vector.scan', 'off'];
-        ahead = await startServer(lake, [...four, ...rows]);
-        servers.push(ahead);
-        servers.push(await startServer(lake, [...cold, ...rows, '-vector.ahead', '0']));
-        await onS3(', by rows', ahead, servers[1]);
+        const rowsAhead = await startServer(lake, [...four, ...rows]);
+        servers.push(rowsAhead);
+        const rowsNone = await startServer(lake, [...cold, ...rows, '-vector.ahead', '0']);
+        servers.push(rowsNone);
+        await onS3(', by rows', rowsAhead, rowsNone);
       } else await compare(backend, ahead, none);
       await Promise.all(servers.splice(0).map((s) => s.stop()));
     }

@@ -6,6 +6,7 @@
 
 import { ObjectStore } from '../storage/storage';
 import { parseCount } from './errors';
+import { DataObject } from './object';
 
 /**
  * Objects a scan fetches ahead of their turn (null: the store's
@@ -28,4 +29,9 @@ export function parseAhead(s: string): number | null {
 /** The objects a scan on this store fetches ahead: fetchAhead.objects, or the store's own count. */
 export function objectsAhead(storage: ObjectStore): number {
   return fetchAhead.objects ?? storage.objectsAhead;
+}
+
+/** The bytes a scan by rows fetches ahead of an object: its first range. */
+export function firstRange(storage: ObjectStore, o: DataObject): number {
+  return Math.min(o.size, storage.rangeSize);
 }

@@ -20,7 +20,7 @@ import { EMPTY, Value } from '../zed/value';
 import { readUvarint, uv } from '../zed/zcode';
 import { CachedFrame, CachedStream, ScanCache, ScanTypes } from './cache';
 import { Order, PoolConfig, primaryKey } from './config';
-import { fetchAhead, objectsAhead } from './ahead';
+import { fetchAhead, firstRange, objectsAhead } from './ahead';
 import { notFound } from './errors';
 import { KeyGetter, keyCompare } from './keys';
 import { DataObject, dataKey, sortObjects } from './object';
@@ -142,6 +142,7 @@ export class PoolScan {
   onDone: ((stats: ScanStats) => void) | null = null;
 
   private done(): void {
+    this.primed.clear();
     const f = this.onDone;
     this.onDone = null;
     f?.(this.stats);
@@ -170,7 +171,6 @@ export class PoolScan {
   async close(): Promise<void> {
     this.closed = true;
     this.current = null;
-    this.primed.clear();
     this.done();
   }
 
@@ -198,7 +198,7 @@ export class PoolScan {
       for (const o of this.groups[g]) {
         if (n >= ahead) return;
         if (n++ > 0) {
-          bytes += Math.min(o.size, this.storage.rangeSize);
+          bytes += firstRange(this.storage, o);
           if (bytes > fetchAhead.bytes) return;
         }
         this.prime(o);
@@ -226,6 +226,9 @@ export class PoolScan {
     const rows = this.opts.rows?.get(o.id.toString());
     // An index lookup's rows are read by rows: they are a few streams.
     if (columns && !rows && !this.bounds.active && columns.use(o)) {
+      // Read by columns after all (the column scan's choice can change as
+      // the cache does): a first range fetched ahead goes unused.
+      this.primed.delete(o);
       this.stats.objectsRead++;
       this.stats.objectsVector++;
       const match = columns.match;
@@ -303,8 +306,9 @@ export class PoolScan {
   /** A reader of one byte span of an object. */
   openSpan(o: DataObject, span: Span): SpanReader {
     let src = this.primed.get(o);
-    if (src !== undefined && span.start === 0 && span.end === o.size) this.primed.delete(o);
-    else src = this.rangeSource(o, span.end);
+    this.primed.delete(o);
+    if (src === undefined || span.start !== 0 || span.end !== o.size)
+      src = this.rangeSource(o, span.end);
     const cache = this.types !== null ? this.cache : null;
     return new SpanReader(
       src,

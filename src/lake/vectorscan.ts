@@ -41,7 +41,7 @@ import { TypeContext } from '../zed/context';
 import { Value } from '../zed/value';
 import { PoolConfig } from './config';
 import { notFound } from './errors';
-import { fetchAhead, objectsAhead } from './ahead';
+import { fetchAhead, firstRange, objectsAhead } from './ahead';
 import { DataObject } from './object';
 import { SeekEntry, Span } from './seekindex';
 import { vectorKey } from './vectors';
@@ -418,7 +418,9 @@ export class VectorScan {
 
   async close(): Promise<void> {
     this.closed = true;
-    // Reads started ahead finish on their own; nobody waits for them.
+    // Reads started ahead finish on their own; nobody waits for them. Row
+    // scans made ahead are dropped, not closed: closing one would count it
+    // in the lake's scan totals, and it has read nothing.
     this.ahead.clear();
     await this.rowScan?.close();
     this.rowScan = null;
@@ -443,9 +445,11 @@ export class VectorScan {
    * than the scan has read already (so that a query that stops early, as
    * `head 1` does, leaves few fetches unused), and while their stored
    * sizes beyond the next object add up to at most fetchAhead.bytes.
-   * Groups read by rows within those bounds get their row scan, which
-   * fetches its objects' first ranges (PoolScan.fetchFirst; those ranges
-   * count in the bytes).
+   * Objects read by rows within those bounds get their row scan, which
+   * fetches the object's first range (PoolScan.fetchFirst; that range
+   * counts in the bytes). A group of overlapping objects is not fetched
+   * ahead (it would be more objects than the bounds count): its row scan
+   * starts all of their first ranges at once in its turn.
    */
   private readAhead(at: number): void {
     const d = this.env.decoder;
@@ -457,8 +461,8 @@ export class VectorScan {
     for (let i = from; i < this.groups.length && i < from + window; i++) {
       const g = this.groups[i];
       if (!this.byColumns(g)) {
-        if (i >= from + fetches || this.skipped(g)) continue;
-        if (i > from) for (const o of g) bytes += Math.min(o.size, this.env.storage.rangeSize);
+        if (i >= from + fetches || g.length > 1 || this.skipped(g)) continue;
+        if (i > from) bytes += firstRange(this.env.storage, g[0]);
         if (bytes > fetchAhead.bytes) break;
         if (this.ahead.has(i)) continue;
         const scan = this.env.rows(g);
@@ -467,8 +471,8 @@ export class VectorScan {
         continue;
       }
       const o = g[0];
-      const a = this.ahead.get(i);
-      if (a?.kind === 'rows') continue;
+      // byColumns decides a group's kind for good: its read ahead is of columns.
+      const a = this.ahead.get(i) as ColumnsAhead | undefined;
       if (i < from + workers) {
         // The workers decode it ahead (a fetch started before moves on to them).
         if (a?.kind === 'read') continue;
