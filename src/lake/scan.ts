@@ -25,7 +25,7 @@ import { notFound } from './errors';
 import { KeyGetter, keyCompare } from './keys';
 import { DataObject, dataKey, sortObjects } from './object';
 import { RowSpan } from './index/lookup';
-import { KeyRange, overlaps, SeekEntry, selectSpans, Span } from './seekindex';
+import { KeyRange, overlaps, SeekEntry, selectSpans, Span, within } from './seekindex';
 import {
   ColumnMatch,
   ColumnScan,
@@ -211,9 +211,14 @@ export class PoolScan {
     for (const o of this.groups[0] ?? []) this.prime(o);
   }
 
-  /** Starts fetching o's first range if it will be read whole by rows and is not in the cache. */
+  /**
+   * Starts fetching o's first range if it will be read whole by rows (with
+   * a key range, if the range holds all of its keys: its seek index then
+   * names all of its streams) and is not in the cache.
+   */
   private prime(o: DataObject): void {
-    if (this.closed || this.primed.has(o) || this.range !== undefined) return;
+    if (this.closed || this.primed.has(o)) return;
+    if (this.range !== undefined && !within(o.min, o.max, this.range)) return;
     if (this.opts.rows?.has(o.id.toString()) || this.opts.columns?.use(o)) return;
     if (this.types !== null && this.cache!.has(`${this.pool.id}/${o.id}`, 0)) return;
     const src = this.rangeSource(o, o.size);

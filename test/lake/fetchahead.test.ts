@@ -351,11 +351,16 @@ test('a scan by rows fetches nothing ahead for objects the scan cache holds', as
   expect(watch.calls).toBe(0);
 });
 
-test('a scan by rows starts the reads of overlapping objects at once', async () => {
-  let inFlight = 0;
+/**
+ * A lake read by rows whose store takes 20 ms a read of a data object, and
+ * q's answer without fetching ahead and with: the same, and the most reads
+ * in flight at once in each.
+ */
+async function inFlight(sub: string, fill: (lake: Lake) => Promise<void>, q: string) {
+  let now = 0;
   let most = 0;
   const lake = await openLake({
-    lake: join(lakes.dir, 'merged'),
+    lake: join(lakes.dir, sub),
     vectorScan: 'off',
     cacheSize: 0,
     wrapStorage: (s: ObjectStore) =>
@@ -366,30 +371,52 @@ test('a scan by rows starts the reads of overlapping objects at once', async () 
           const getRange = (f as ObjectStore['getRange']).bind(target);
           return async (key: string, off: number, len: number) => {
             if (!DATA_KEY.test(key)) return getRange(key, off, len);
-            most = Math.max(most, ++inFlight);
+            most = Math.max(most, ++now);
             try {
               await new Promise((r) => setTimeout(r, 20));
               return await getRange(key, off, len);
             } finally {
-              inFlight--;
+              now--;
             }
           };
         },
       }),
   });
   lakes.open.push(lake);
-  await loadDns(lake);
+  await fill(lake);
+  // Once for the seek indexes, if any, to be read (and kept by the lake).
+  await run(lake, q);
+  const mosts: number[] = [];
+  const outs: string[][] = [];
+  for (const ahead of [0, 4]) {
+    fetchAhead.objects = ahead;
+    most = 0;
+    outs.push((await run(lake, q)).out);
+    mosts.push(most);
+  }
+  expect(outs[1]).toEqual(outs[0]);
+  expect(outs[0].length).toBeGreaterThan(0);
+  return { lake, none: mosts[0], ahead: mosts[1] };
+}
+
+test('a scan by rows starts the reads of overlapping objects at once', async () => {
+  const { lake, none, ahead } = await inFlight('merged', loadDns, 'from dns | cut ts');
   // Three objects whose key spans all overlap: one group, merged.
   expect((await run(lake, 'from dns@main:objects | count()')).out).toEqual(['3(uint64)']);
-  fetchAhead.objects = 0;
-  most = 0;
-  const alone = await run(lake, 'from dns | cut ts');
-  expect(most).toBe(1);
-  fetchAhead.objects = 4;
-  most = 0;
-  const ahead = await run(lake, 'from dns | cut ts');
-  expect(most).toBe(3);
-  expect(ahead.out).toEqual(alone.out);
+  expect(none).toBe(1);
+  expect(ahead).toBe(3);
+});
+
+test('with a key range, a scan by rows fetches ahead the objects the range holds whole', async () => {
+  const fill = async (lake: Lake) => {
+    await lake.createPool('dns', { layout: { keys: [['ts']] }, threshold: 2000, seekStride: 300 });
+    const vals = parseValues(new TypeContext(), oneTypeRecords(400));
+    await lake.load('dns', 'main', arrayReader(vals));
+  };
+  const q = 'from dns | ts >= 1700000100 and ts < 1700000390 | count()';
+  const { none, ahead } = await inFlight('keyrange', fill, q);
+  expect(none).toBe(1);
+  expect(ahead).toBeGreaterThan(1);
 });
 
 test('a scan by rows reports a failed fetch ahead in its turn, and not after it closes', async () => {
