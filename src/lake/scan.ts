@@ -25,7 +25,7 @@ import { notFound } from './errors';
 import { KeyGetter, keyCompare } from './keys';
 import { DataObject, dataKey, sortObjects } from './object';
 import { RowSpan } from './index/lookup';
-import { KeyRange, overlaps, SeekEntry, selectSpans, Span, within } from './seekindex';
+import { KeyRange, overlaps, SeekEntry, selectSpans, Span, strictlyWithin } from './seekindex';
 import {
   ColumnMatch,
   ColumnScan,
@@ -218,7 +218,7 @@ export class PoolScan {
    */
   private prime(o: DataObject): void {
     if (this.closed || this.primed.has(o)) return;
-    if (this.range !== undefined && !within(o.min, o.max, this.range)) return;
+    if (this.range !== undefined && !strictlyWithin(o.min, o.max, this.range)) return;
     if (this.opts.rows?.has(o.id.toString()) || this.opts.columns?.use(o)) return;
     if (this.types !== null && this.cache!.has(`${this.pool.id}/${o.id}`, 0)) return;
     const src = this.rangeSource(o, o.size);

@@ -54,13 +54,22 @@ export function overlaps(min: Value, max: Value, range: KeyRange | undefined): b
   return true;
 }
 
-/** Whether every key in [min, max] is in the range. */
+/**
+ * Whether every key in [min, max] is in the range, taking its bounds as
+ * closed (a filter after the scan drops a key at an open bound).
+ */
 export function within(min: Value, max: Value, range: KeyRange | undefined): boolean {
   if (!range) return true;
   if (min.len < 0 || max.len < 0) return false;
   if (range.lower && compare(min, range.lower, true) < 0) return false;
   if (range.upper && compare(max, range.upper, true) > 0) return false;
   return true;
+}
+
+/** Whether every key in [min, max] is in the range, open bounds excluded: min and max are. */
+export function strictlyWithin(min: Value, max: Value, range: KeyRange): boolean {
+  if (min.len < 0 || max.len < 0) return false;
+  return overlaps(min, min, range) && overlaps(max, max, range);
 }
 
 /** A byte range [start, end) of an object. */

@@ -471,8 +471,9 @@ export class VectorScan {
         continue;
       }
       const o = g[0];
-      // byColumns decides a group's kind for good: its read ahead is of columns.
-      const a = this.ahead.get(i) as ColumnsAhead | undefined;
+      const a = this.ahead.get(i);
+      // Not so while byColumns gives a group the same answer every time.
+      if (a?.kind === 'rows') continue;
       if (i < from + workers) {
         // The workers decode it ahead (a fetch started before moves on to them).
         if (a?.kind === 'read') continue;

@@ -18,7 +18,9 @@ import { Lake } from '../../src/lake';
 import { fetchAhead, parseAhead } from '../../src/lake/ahead';
 import { parseValues } from '../../src/formats/zson';
 import { arrayReader } from '../../src/query/runtime/ops/scan';
+import { strictlyWithin, within } from '../../src/lake/seekindex';
 import { ObjectStore } from '../../src/storage/storage';
+import { newInt64, Value } from '../../src/zed';
 import { TypeContext } from '../../src/zed/context';
 import { loadDns, loadDnsObjects, oneTypeRecords, run, tempLakes } from './vectordata';
 
@@ -463,6 +465,7 @@ test('nothing is fetched ahead that its turn reads otherwise', async () => {
   await sameEitherWay(lake, watch, 'from dns | ts >= 1700000100 and ts < 1700000390 | count()');
 
   // Objects the scan reads by columns: no data object is read.
+  fetchAhead.objects = 4;
   const cols = newWatch();
   const vlake = await watchedLake('bycolumns', cols);
   await loadDnsObjects(2000, oneTypeRecords(400), vlake);
@@ -492,4 +495,61 @@ test('a scan by columns fetches no group of overlapping objects ahead', async ()
   const got = await afterEachPart(lake, () => watch.requested.length, want, 'rows');
   expect(got.length).toBeGreaterThanOrEqual(7);
   expect(got).toEqual(want.slice(0, got.length));
+});
+
+test('nothing is fetched ahead for objects an index lookup reads in part', async () => {
+  const watch = newWatch();
+  const lake = await watchedLake('lookup', watch, { rows: true });
+  await lake.createPool('dns', { layout: { keys: [['ts']] }, threshold: 2000, seekStride: 300 });
+  await lake.load('dns', 'main', arrayReader(parseValues(new TypeContext(), oneTypeRecords(400))));
+  const ids = (await run(lake, 'from dns@main:objects | yield ksuid(id)')).out.map(
+    (s) => JSON.parse(s) as string,
+  );
+  // As an index lookup's answer: each object's last rows only.
+  const rows = new Map(ids.map((id) => [id, [{ first: 40, last: 41 }]]));
+  const reads = async (ahead: number) => {
+    fetchAhead.objects = ahead;
+    watch.calls = 0;
+    const scan = await lake.scan('dns', 'main', { ctx: new TypeContext(), rows });
+    let n = 0;
+    for (let b = await scan.pull(); b !== null; b = await scan.pull()) n += b.length;
+    await scan.close();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(n).toBeGreaterThan(0);
+    return watch.calls;
+  };
+  // An object with 41 rows or fewer has none to read.
+  const none = await reads(0);
+  expect(none).toBeGreaterThan(ids.length / 2);
+  expect(await reads(4)).toBe(none);
+});
+
+test('a scan keeps no range fetched ahead once it ends or closes', async () => {
+  const lake = await lakeOfObjects('release', [], 0, true);
+  fetchAhead.objects = 4;
+  const primed = (scan: object) => (scan as unknown as { primed: Map<unknown, unknown> }).primed;
+  const ended = await lake.scan('dns', 'main', { ctx: new TypeContext() });
+  while ((await ended.pull()) !== null);
+  expect(primed(ended).size).toBe(0);
+  const closed = await lake.scan('dns', 'main', { ctx: new TypeContext() });
+  for (let i = 0; i < 3; i++) expect(await closed.pull()).not.toBeNull();
+  expect(primed(closed).size).toBeGreaterThan(0);
+  await closed.close();
+  expect(primed(closed).size).toBe(0);
+});
+
+test('a key range holds an object whole only when its open bounds leave out no key', () => {
+  const ts = (n: number) => newInt64(BigInt(n));
+  const [min, max] = [ts(10), ts(20)];
+  expect(strictlyWithin(min, max, { lower: ts(10), upper: ts(20) })).toBe(true);
+  expect(strictlyWithin(min, max, { lower: ts(10), lowerOpen: true })).toBe(false);
+  expect(strictlyWithin(min, max, { upper: ts(20), upperOpen: true })).toBe(false);
+  expect(
+    strictlyWithin(min, max, { lower: ts(9), lowerOpen: true, upper: ts(21), upperOpen: true }),
+  ).toBe(true);
+  expect(strictlyWithin(min, max, { lower: ts(11) })).toBe(false);
+  expect(strictlyWithin(min, max, { upper: ts(19) })).toBe(false);
+  expect(strictlyWithin(Value.null(), max, { upper: ts(30) })).toBe(false);
+  // The columns' choice takes open bounds as closed.
+  expect(within(min, max, { lower: ts(10), lowerOpen: true })).toBe(true);
 });
