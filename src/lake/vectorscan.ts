@@ -472,7 +472,8 @@ export class VectorScan {
       }
       const o = g[0];
       const a = this.ahead.get(i);
-      // Not so while byColumns gives a group the same answer every time.
+      // Never a row scan while byColumns answers the same for a group
+      // every time (it does now); kept in case that changes.
       if (a?.kind === 'rows') continue;
       if (i < from + workers) {
         // The workers decode it ahead (a fetch started before moves on to them).
