@@ -24,6 +24,8 @@ export const kindText: Record<LakeErrorKind, string> = {
 };
 
 export const invalid = (message: string): LakeError => new LakeError('invalid', message);
+export const notFound = (message: string): LakeError => new LakeError('notfound', message);
+export const conflict = (message: string): LakeError => new LakeError('conflict', message);
 
 /**
  * A count a setting gives as text besides `auto` (threads, objects): a
@@ -35,8 +37,6 @@ export function parseCount(s: string, what: string): number {
     throw invalid(`${what} must be auto or a whole number from 0 to 256: ${s}`);
   return n;
 }
-export const notFound = (message: string): LakeError => new LakeError('notfound', message);
-export const conflict = (message: string): LakeError => new LakeError('conflict', message);
 
 export function isLakeError(e: unknown, kind?: LakeErrorKind): e is LakeError {
   return e instanceof LakeError && (kind === undefined || e.kind === kind);

@@ -219,18 +219,28 @@ export class PoolScan {
   private prime(o: DataObject): void {
     if (this.closed || this.primed.has(o)) return;
     if (this.range !== undefined && !strictlyWithin(o.min, o.max, this.range)) return;
-    if (this.opts.rows?.has(o.id.toString()) || this.opts.columns?.use(o)) return;
+    if (this.opts.rows?.has(o.id.toString()) || this.byColumns(o)) return;
     if (this.types !== null && this.cache!.has(`${this.pool.id}/${o.id}`, 0)) return;
     const src = this.rangeSource(o, o.size);
     src.prime(0);
     this.primed.set(o, src);
   }
 
+  /**
+   * Whether o is read by its columns: with a column scan that chooses it,
+   * unless an index lookup names its rows (a few streams, read by rows) or
+   * the range is exact.
+   */
+  private byColumns(o: DataObject): boolean {
+    const columns = this.opts.columns;
+    if (!columns || this.bounds.active || this.opts.rows?.has(o.id.toString())) return false;
+    return columns.use(o);
+  }
+
   private cursor(o: DataObject, ordinal: number, merged: boolean): ObjectCursor {
     const columns = this.opts.columns;
     const rows = this.opts.rows?.get(o.id.toString());
-    // An index lookup's rows are read by rows: they are a few streams.
-    if (columns && !rows && !this.bounds.active && columns.use(o)) {
+    if (columns && this.byColumns(o)) {
       // Read by columns after all (the column scan's choice can change as
       // the cache does): a first range fetched ahead goes unused.
       this.primed.delete(o);
