@@ -341,8 +341,15 @@ export class MathColumn implements AggColumn {
       if (g < 0) continue;
       const i = sel === null ? k : sel[k];
       if (kind[g] !== k0) {
-        slow(g, i);
-        continue;
+        if (kind[g] === Kind.None && k0 === Kind.Float) {
+          // A new group's first value: what consume's convert does (a
+          // slow call per group costs a group-by of many small groups).
+          this.f[g] = op.initFloat;
+          kind[g] = k0;
+        } else {
+          slow(g, i);
+          continue;
+        }
       }
       if (nulls !== null && nulls[i] === 1) continue;
       hasVal[g] = 1;

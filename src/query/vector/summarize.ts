@@ -197,7 +197,7 @@ export class VecSummarize extends Summarize {
         let g = table.find(buf, kOff[j], len, tv, h, false);
         if (g < 0) {
           if (table.size > 0 && this.full()) return start + j;
-          g = this.newGroup(buf, kOff[j], len, tv, h, null);
+          g = this.newGroup(buf, kOff[j], len, tv, h, null, true);
         }
         grp[start + j] = g;
       }
@@ -283,7 +283,7 @@ export class VecSummarize extends Summarize {
         g = table.find(v.buf, v.off, len, tv, h, false);
         if (g < 0) {
           if (table.size > 0 && this.full()) return k;
-          g = this.newGroup(v.buf, v.off, len, tv, h, prim);
+          g = this.newGroup(v.buf, v.off, len, tv, h, prim, true);
         }
       } else {
         // Several keys: their tagged bodies end to end, as the row engine keys them.
@@ -305,7 +305,7 @@ export class VecSummarize extends Summarize {
         g = table.find(this.keyBuf, 0, len, tv, h, false);
         if (g < 0) {
           if (table.size > 0 && this.full()) return k;
-          g = this.newGroup(this.keyBuf, 0, len, tv, h, prim);
+          g = this.newGroup(this.keyBuf, 0, len, tv, h, prim, true);
         }
       }
       grp[k] = g;

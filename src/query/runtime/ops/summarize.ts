@@ -246,7 +246,7 @@ export class Summarize implements Operator {
       let g = table.find(this.keyBuf, 0, len, tv, h, false);
       if (g < 0) {
         if (table.size > 0 && this.full()) return i;
-        g = this.newGroup(this.keyBuf, 0, len, tv, h, prim);
+        g = this.newGroup(this.keyBuf, 0, len, tv, h, prim, true);
       }
       this.apply(g, self);
     }
@@ -319,7 +319,7 @@ export class Summarize implements Operator {
           end = j;
           break;
         }
-        g = this.newGroup(kb, kOff[j], len, kTv[j], kHash[j], null);
+        g = this.newGroup(kb, kOff[j], len, kTv[j], kHash[j], null, true);
       }
       grp[j] = g;
     }
@@ -368,7 +368,7 @@ export class Summarize implements Operator {
       let g = table.find(v.buf, v.off, len, tv, h, false);
       if (g < 0) {
         if (table.size > 0 && this.full()) return i;
-        g = this.newGroup(v.buf, v.off, len, tv, h, prim);
+        g = this.newGroup(v.buf, v.off, len, tv, h, prim, true);
       }
       this.apply(g, self);
     }
@@ -388,6 +388,7 @@ export class Summarize implements Operator {
   /**
    * The group of a key (as table.find's arguments), made when absent (so
    * a caller need not look it up first: one probe of the table, not two).
+   * missed: the caller's table.find of this key just returned -1.
    */
   protected newGroup(
     key: Buffer,
@@ -396,9 +397,12 @@ export class Summarize implements Operator {
     tv: number,
     h: number,
     prim: Value | null,
+    missed = false,
   ): number {
     const size = this.table.size;
-    const g = this.table.find(key, off, len, tv, h, true);
+    const g = missed
+      ? this.table.addMissed(key, off, len, tv, h)
+      : this.table.find(key, off, len, tv, h, true);
     if (this.table.size > size) {
       const cols = this.cols;
       for (let a = 0; a < cols.length; a++) cols[a].add();
