@@ -18,6 +18,8 @@ const K0 = 0xd6d018f5;
 const K1 = 0xa2aa033b;
 const K2 = 0x62992fc1;
 const K3 = 0x30bc5b29;
+/** The four constants, for metrowasm.ts. */
+export const METRO_K = [K0, K1, K2, K3];
 
 /** The result of the last hash64 call, as unsigned 32-bit halves. */
 export const hash = { hi: 0, lo: 0 };

@@ -22,6 +22,7 @@ import { AvgColumn } from '../aggregates/avg';
 import { CountColumn } from '../aggregates/count';
 import { codeOf, DCountColumn } from '../aggregates/dcount';
 import { MathColumn } from '../aggregates/math';
+import { MAX_TYPE_ID, sparseCodesOf, wasmCodes } from '../aggregates/metrowasm';
 import { isMissing, isQuiet } from '../expr/errors';
 import { TRUE } from '../expr/expr';
 import { QueryContext } from '../runtime/context';
@@ -54,6 +55,9 @@ function closer(p: VecOperator): Operator {
  * (a decode worker built it). Tests lower the count to cover both paths.
  */
 export const groupByDictAfter = { uses: 1 };
+
+/** Rows whose dcount codes rowCodes hashes in one call (tests lower it). */
+export const codeChunk = { rows: 8192 };
 
 /** Rows a chunk of groupOneType locates, hashes and touches at a time. */
 const CHUNK = 1024;
@@ -132,6 +136,47 @@ export class VecSummarize extends Summarize {
   }
 
   private readonly usesScratch = new Set<ColumnData>();
+
+  private codeStarts = new Int32Array(0);
+  private codeOut = new Uint32Array(0);
+
+  /**
+   * The dcount codes of the selected rows from..to of a one-type column
+   * (index k - from), hashed in WebAssembly (metrowasm.ts); null where
+   * the module does not run or the type's prefix is longer than a byte.
+   */
+  private rowCodes(
+    col: Column,
+    sel: Int32Array | null,
+    from: number,
+    to: number,
+  ): Uint32Array | null {
+    const id = col.type!.under.id;
+    if (id > MAX_TYPE_ID || !wasmCodes()) return null;
+    const n = to - from;
+    if (this.codeOut.length < n) this.codeOut = new Uint32Array(n);
+    const out = this.codeOut;
+    const chunk = codeChunk.rows;
+    if (this.codeStarts.length < chunk) this.codeStarts = new Int32Array(chunk);
+    const starts = this.codeStarts;
+    const off = col.data.off;
+    // A chunk of rows at a time, so that the module's memory stays small.
+    for (let c = from; c < to; c += chunk) {
+      const end = Math.min(to, c + chunk);
+      let lo = Infinity;
+      let hi = 0;
+      for (let k = c; k < end; k++) {
+        const i = sel === null ? k : sel[k];
+        const p = off[i];
+        starts[k - c] = p;
+        if (p < lo) lo = p;
+        if (off[i + 1] > hi) hi = off[i + 1];
+      }
+      const into = out.subarray(c - from, end - from);
+      sparseCodesOf(col.data.buf, lo, hi, starts, end - c, id, into);
+    }
+    return out;
+  }
 
   /**
    * Assigns groups to the selected rows from..m; stops at a row that needs
@@ -365,6 +410,14 @@ export class VecSummarize extends Summarize {
           if (!dictPays(d) && !d.extra?.has('dcount')) {
             // The data's first use: a code per row beats a dictionary of
             // it that no later query would share.
+            const codes = this.rowCodes(col, sel, from, to);
+            if (codes !== null) {
+              for (let k = from; k < to; k++) {
+                const g = grp[k];
+                if (g >= 0) acol.consumeCode(g, codes[k - from]);
+              }
+              continue;
+            }
             for (let k = from; k < to; k++) {
               const g = grp[k];
               if (g >= 0) acol.consumeCode(g, codeOf(col.at(sel === null ? k : sel[k], arg)));

@@ -6,7 +6,12 @@ import fc from 'fast-check';
 import { QueryContext } from '../../../src/query';
 import { VecFilter } from '../../../src/query/vector/filter';
 import { VecSort } from '../../../src/query/vector/sort';
-import { chunkedFrom, groupByDictAfter, VecSummarize } from '../../../src/query/vector/summarize';
+import {
+  chunkedFrom,
+  codeChunk,
+  groupByDictAfter,
+  VecSummarize,
+} from '../../../src/query/vector/summarize';
 import { zq } from '../helpers';
 
 /** A random field value as ZSON, or undefined for a missing field. */
@@ -138,6 +143,9 @@ const uniformQueries = [
   // Grouped by a one-type column's dictionary, batch after batch.
   'count(), sum(i) by s',
   'count() by i | sort i',
+  // dcount's codes of a one-type column, hashed in WebAssembly.
+  'dcount(s) by i | sort i',
+  'count(), dcount(i) by s',
 ];
 
 async function both(q: string, input: string, ctx?: () => QueryContext): Promise<void> {
@@ -173,6 +181,15 @@ async function both(q: string, input: string, ctx?: () => QueryContext): Promise
     });
   } finally {
     chunkedFrom.groups = from;
+  }
+  // dcount's codes a few rows at a time (zq's batches are of 3 rows).
+  const rows = codeChunk.rows;
+  codeChunk.rows = 2;
+  try {
+    const few = await run('on');
+    expect({ q, input, codeChunk: 2, out: few }).toEqual({ q, input, codeChunk: 2, out: off });
+  } finally {
+    codeChunk.rows = rows;
   }
 }
 
