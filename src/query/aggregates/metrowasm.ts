@@ -3,9 +3,9 @@
 // a dozen 32-bit operations for each 64-bit multiply. A group-by that
 // counts distinct values of a column hashes every row, so this is the hot
 // loop of a cold `dcount(x) by y` (docs/benchmarks.md: 1M addresses, 55 ms
-// in JavaScript). The module is a few hundred bytes assembled below from
-// its instructions (no build step, no binary in the tree); metro.ts stays
-// the definition, and tests hold the two to the same codes.
+// in JavaScript). The module is a few hundred bytes assembled from its
+// instructions (zed/wasm.ts); metro.ts stays the definition, and tests
+// hold the two to the same codes.
 //
 // A call hands the module the batch's tagged values (a column's bytes,
 // copied into its memory) and where each starts; for each it reads the
@@ -13,6 +13,23 @@
 // input is the type ID as a zcode int, then the body: see codeOf) and
 // stores the sparse code of the hash (hyperloglog.ts, encodeHash).
 
+import {
+  eachTagged,
+  Code,
+  get,
+  i32c,
+  i64c,
+  I32,
+  I64,
+  LazyModule,
+  mem,
+  op,
+  set,
+  tee,
+  VOID,
+  WasmMemory,
+  assemble,
+} from '../../zed/wasm';
 import { METRO_K } from './metro';
 
 /** The constants as unsigned 64-bit integers. */
@@ -20,84 +37,6 @@ const K = METRO_K.map((k) => BigInt(k >>> 0));
 /** dcount's seed (hyperloglog.ts). */
 const SEED = 1337n;
 const MASK64 = (1n << 64n) - 1n;
-
-// Opcodes (WebAssembly core spec, section 5.4).
-const BLOCK = 0x02;
-const LOOP = 0x03;
-const IF = 0x04;
-const END = 0x0b;
-const ELSE = 0x05;
-const BR_IF = 0x0d;
-const RETURN = 0x0f;
-const CALL = 0x10;
-const VOID = 0x40;
-const GET = 0x20;
-const SET = 0x21;
-const TEE = 0x22;
-const I32_LOAD = 0x28;
-const I64_LOAD = 0x29;
-const I32_LOAD8_U = 0x2d;
-const I64_LOAD8_U = 0x31;
-const I64_LOAD16_U = 0x33;
-const I64_LOAD32_U = 0x35;
-const I32_STORE = 0x36;
-const I32_STORE8 = 0x3a;
-const I32_CONST = 0x41;
-const I64_CONST = 0x42;
-const I32_EQZ = 0x45;
-const I32_LT_U = 0x49;
-const I32_GE_U = 0x4f;
-const I32_ADD = 0x6a;
-const I32_SUB = 0x6b;
-const I32_AND = 0x71;
-const I32_OR = 0x72;
-const I32_SHL = 0x74;
-const I64_CLZ = 0x79;
-const I64_ADD = 0x7c;
-const I64_MUL = 0x7e;
-const I64_OR = 0x84;
-const I64_XOR = 0x85;
-const I64_SHL = 0x86;
-const I64_SHR_U = 0x88;
-const I64_ROTR = 0x8a;
-const I32_WRAP_I64 = 0xa7;
-const I32 = 0x7f;
-const I64 = 0x7e;
-
-type Code = number[];
-
-function uleb(n: number): Code {
-  const out: Code = [];
-  do {
-    let b = n & 0x7f;
-    n >>>= 7;
-    if (n !== 0) b |= 0x80;
-    out.push(b);
-  } while (n !== 0);
-  return out;
-}
-
-function sleb(n: bigint): Code {
-  const out: Code = [];
-  for (;;) {
-    const b = Number(n & 0x7fn);
-    n >>= 7n;
-    if ((n === 0n && (b & 0x40) === 0) || (n === -1n && (b & 0x40) !== 0)) {
-      out.push(b);
-      return out;
-    }
-    out.push(b | 0x80);
-  }
-}
-
-const get = (i: number): Code => [GET, i];
-const set = (i: number): Code => [SET, i];
-const tee = (i: number): Code => [TEE, i];
-const i32c = (n: number): Code => [I32_CONST, ...sleb(BigInt(n))];
-/** An i64 constant from its unsigned 64-bit value. */
-const i64c = (n: bigint): Code => [I64_CONST, ...sleb(BigInt.asIntN(64, n))];
-/** A load or store with alignment hint 0 (any address) and a constant offset. */
-const mem = (op: number, off = 0): Code => [op, 0, ...uleb(off)];
 
 // metro(p, len) -> i64: MetroHash64 of memory[p, p+len), seed 1337.
 const P = 0;
@@ -110,21 +49,21 @@ const V2 = 6;
 const V3 = 7;
 
 /** Bytes left, end - p, >= n (an i32 condition). */
-const left = (n: number): Code => [...get(END_), ...get(P), I32_SUB, ...i32c(n), I32_GE_U];
+const left = (n: number): Code => [...get(END_), ...get(P), op.i32_sub, ...i32c(n), op.i32_ge_u];
 /** p += n. */
-const advance = (n: number): Code => [...get(P), ...i32c(n), I32_ADD, ...set(P)];
+const advance = (n: number): Code => [...get(P), ...i32c(n), op.i32_add, ...set(P)];
 /** v := rotr(v + load64(p + off) * k, 29) + w (a lane of the 32-byte rounds). */
 const lane = (v: number, off: number, k: bigint, w: number): Code => [
   ...get(v),
   ...get(P),
-  ...mem(I64_LOAD, off),
+  ...mem(op.i64_load, off),
   ...i64c(k),
-  I64_MUL,
-  I64_ADD,
+  op.i64_mul,
+  op.i64_add,
   ...i64c(29n),
-  I64_ROTR,
+  op.i64_rotr,
   ...get(w),
-  I64_ADD,
+  op.i64_add,
   ...set(v),
 ];
 /** x ^= rotr((a + b) * ka + c, 37) * kb (the folds after the rounds). */
@@ -132,30 +71,30 @@ const fold = (x: number, a: number, b: number, ka: bigint, c: number, kb: bigint
   ...get(x),
   ...get(a),
   ...get(b),
-  I64_ADD,
+  op.i64_add,
   ...i64c(ka),
-  I64_MUL,
+  op.i64_mul,
   ...get(c),
-  I64_ADD,
+  op.i64_add,
   ...i64c(37n),
-  I64_ROTR,
+  op.i64_rotr,
   ...i64c(kb),
-  I64_MUL,
-  I64_XOR,
+  op.i64_mul,
+  op.i64_xor,
   ...set(x),
 ];
 /** v := rotr(h + load64(p + off) * k2, 29) * k3 (the halves of the 16-byte round). */
 const half = (v: number, off: number): Code => [
   ...get(H),
   ...get(P),
-  ...mem(I64_LOAD, off),
+  ...mem(op.i64_load, off),
   ...i64c(K[2]),
-  I64_MUL,
-  I64_ADD,
+  op.i64_mul,
+  op.i64_add,
   ...i64c(29n),
-  I64_ROTR,
+  op.i64_rotr,
   ...i64c(K[3]),
-  I64_MUL,
+  op.i64_mul,
   ...set(v),
 ];
 /** v ^= rotr(v * k, 21) + w. */
@@ -163,44 +102,44 @@ const cross = (v: number, k: bigint, w: number): Code => [
   ...get(v),
   ...get(v),
   ...i64c(k),
-  I64_MUL,
+  op.i64_mul,
   ...i64c(21n),
-  I64_ROTR,
+  op.i64_rotr,
   ...get(w),
-  I64_ADD,
-  I64_XOR,
+  op.i64_add,
+  op.i64_xor,
   ...set(v),
 ];
 /** The tail steps: h += load(p) * k3; p += n; h ^= rotr(h, r) * k1, when n bytes are left. */
 const tail = (n: number, load: number, r: bigint): Code => [
   ...left(n),
-  IF,
+  op.if,
   VOID,
   ...get(H),
   ...get(P),
   ...mem(load),
   ...i64c(K[3]),
-  I64_MUL,
-  I64_ADD,
+  op.i64_mul,
+  op.i64_add,
   ...set(H),
   ...advance(n),
   ...get(H),
   ...get(H),
   ...i64c(r),
-  I64_ROTR,
+  op.i64_rotr,
   ...i64c(K[1]),
-  I64_MUL,
-  I64_XOR,
+  op.i64_mul,
+  op.i64_xor,
   ...set(H),
-  END,
+  op.end,
 ];
 /** h ^= rotr(h, r). */
 const xorRot = (r: bigint): Code => [
   ...get(H),
   ...get(H),
   ...i64c(r),
-  I64_ROTR,
-  I64_XOR,
+  op.i64_rotr,
+  op.i64_xor,
   ...set(H),
 ];
 
@@ -210,17 +149,17 @@ const metroBody: Code = [
   ...set(H),
   ...get(P),
   ...get(LEN),
-  I32_ADD,
+  op.i32_add,
   ...set(END_),
   ...left(32),
-  IF,
+  op.if,
   VOID,
   ...get(H),
   ...tee(V0),
   ...tee(V1),
   ...tee(V2),
   ...set(V3),
-  LOOP,
+  op.loop,
   VOID,
   ...lane(V0, 0, K[0], V2),
   ...lane(V1, 8, K[1], V3),
@@ -228,9 +167,9 @@ const metroBody: Code = [
   ...lane(V3, 24, K[3], V1),
   ...advance(32),
   ...left(32),
-  BR_IF,
+  op.br_if,
   0,
-  END,
+  op.end,
   ...fold(V2, V0, V3, K[0], V1, K[1]),
   ...fold(V3, V1, V2, K[1], V0, K[0]),
   ...fold(V0, V0, V2, K[0], V3, K[1]),
@@ -238,12 +177,12 @@ const metroBody: Code = [
   ...get(H),
   ...get(V0),
   ...get(V1),
-  I64_XOR,
-  I64_ADD,
+  op.i64_xor,
+  op.i64_add,
   ...set(H),
-  END,
+  op.end,
   ...left(16),
-  IF,
+  op.if,
   VOID,
   ...half(V0, 0),
   ...half(V1, 8),
@@ -251,18 +190,18 @@ const metroBody: Code = [
   ...cross(V1, K[3], V0),
   ...get(H),
   ...get(V1),
-  I64_ADD,
+  op.i64_add,
   ...set(H),
   ...advance(16),
-  END,
-  ...tail(8, I64_LOAD, 55n),
-  ...tail(4, I64_LOAD32_U, 26n),
-  ...tail(2, I64_LOAD16_U, 48n),
-  ...tail(1, I64_LOAD8_U, 37n),
+  op.end,
+  ...tail(8, op.i64_load, 55n),
+  ...tail(4, op.i64_load32_u, 26n),
+  ...tail(2, op.i64_load16_u, 48n),
+  ...tail(1, op.i64_load8_u, 37n),
   ...xorRot(28n),
   ...get(H),
   ...i64c(K[0]),
-  I64_MUL,
+  op.i64_mul,
   ...set(H),
   ...xorRot(29n),
   ...get(H),
@@ -283,80 +222,33 @@ const B = 9;
 const HASH = 10;
 const IDX = 11;
 
-const codesBody: Code = [
-  ...get(N),
-  I32_EQZ,
-  IF,
-  VOID,
-  RETURN,
-  END,
-  LOOP,
-  VOID,
-  // q := the value's tag; tag := its uvarint, q past it.
-  ...get(OFFS),
-  ...get(I),
-  ...i32c(2),
-  I32_SHL,
-  I32_ADD,
-  ...mem(I32_LOAD),
-  ...set(Q),
-  ...i32c(0),
-  ...set(TAG),
-  ...i32c(0),
-  ...set(SHIFT),
-  BLOCK,
-  VOID,
-  LOOP,
-  VOID,
-  ...get(Q),
-  ...mem(I32_LOAD8_U),
-  ...set(B),
-  ...advanceLocal(Q, 1),
-  ...get(TAG),
-  ...get(B),
-  ...i32c(0x7f),
-  I32_AND,
-  ...get(SHIFT),
-  I32_SHL,
-  I32_OR,
-  ...set(TAG),
-  ...get(SHIFT),
-  ...i32c(7),
-  I32_ADD,
-  ...set(SHIFT),
-  ...get(B),
-  ...i32c(0x80),
-  I32_AND,
-  BR_IF,
-  0,
-  END,
-  END,
+const codesBody: Code = eachTagged({ n: N, offs: OFFS, i: I, q: Q, tag: TAG, shift: SHIFT, b: B }, [
   // The prefix over the tag's last byte (a null's body is empty).
   ...get(PLEN),
-  IF,
+  op.if,
   VOID,
   ...get(Q),
   ...i32c(1),
-  I32_SUB,
+  op.i32_sub,
   ...get(PREFIX),
-  ...mem(I32_STORE8),
-  END,
+  ...mem(op.i32_store8),
+  op.end,
   // hash := metro(q - plen, plen + max(tag - 1, 0)).
   ...get(Q),
   ...get(PLEN),
-  I32_SUB,
+  op.i32_sub,
   ...get(PLEN),
   ...get(TAG),
-  IF,
+  op.if,
   I32,
   ...get(TAG),
   ...i32c(1),
-  I32_SUB,
-  ELSE,
+  op.i32_sub,
+  op.else,
   ...i32c(0),
-  END,
-  I32_ADD,
-  CALL,
+  op.end,
+  op.i32_add,
+  op.call,
   0,
   ...set(HASH),
   // The sparse code: the hash's top 25 bits (idx) then, when idx's low 11
@@ -364,150 +256,63 @@ const codesBody: Code = [
   ...get(OUT),
   ...get(I),
   ...i32c(2),
-  I32_SHL,
-  I32_ADD,
+  op.i32_shl,
+  op.i32_add,
   ...get(HASH),
   ...i64c(39n),
-  I64_SHR_U,
-  I32_WRAP_I64,
+  op.i64_shr_u,
+  op.i32_wrap_i64,
   ...tee(IDX),
   ...i32c(0x7ff),
-  I32_AND,
-  IF,
+  op.i32_and,
+  op.if,
   I32,
   ...get(IDX),
   ...i32c(1),
-  I32_SHL,
-  ELSE,
+  op.i32_shl,
+  op.else,
   ...get(IDX),
   ...i32c(7),
-  I32_SHL,
+  op.i32_shl,
   ...get(HASH),
   ...i64c(25n),
-  I64_SHL,
+  op.i64_shl,
   ...i64c(0x1ffffffn),
-  I64_OR,
-  I64_CLZ,
-  I32_WRAP_I64,
+  op.i64_or,
+  op.i64_clz,
+  op.i32_wrap_i64,
   ...i32c(1),
-  I32_ADD,
+  op.i32_add,
   ...i32c(1),
-  I32_SHL,
-  I32_OR,
+  op.i32_shl,
+  op.i32_or,
   ...i32c(1),
-  I32_OR,
-  END,
-  ...mem(I32_STORE),
-  ...advanceLocal(I, 1),
-  ...get(I),
-  ...get(N),
-  I32_LT_U,
-  BR_IF,
-  0,
-  END,
-];
-
-function advanceLocal(l: number, n: number): Code {
-  return [...get(l), ...i32c(n), I32_ADD, ...set(l)];
-}
-
-/** A function body: its locals beyond the parameters, then its code. */
-function body(locals: [count: number, type: number][], code: Code): Code {
-  const inner = [
-    ...uleb(locals.length),
-    ...locals.flatMap(([c, t]) => [...uleb(c), t]),
-    ...code,
-    END,
-  ];
-  return [...uleb(inner.length), ...inner];
-}
-
-function section(id: number, content: Code): Code {
-  return [id, ...uleb(content.length), ...content];
-}
-
-function vec(items: Code[]): Code {
-  return [...uleb(items.length), ...items.flat()];
-}
-
-function name(s: string): Code {
-  return [...uleb(s.length), ...Buffer.from(s, 'utf8')];
-}
-
-const FUNC = 0x60;
-const moduleBytes = Uint8Array.from([
-  ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
-  // Types: 0 metro (i32 i32) -> i64; 1 codes (i32 x5) -> ().
-  ...section(
-    1,
-    vec([
-      [FUNC, ...vec([[I32], [I32]]), ...vec([[I64]])],
-      [FUNC, ...vec([[I32], [I32], [I32], [I32], [I32]]), ...vec([])],
-    ]),
-  ),
-  // Functions: metro, codes.
-  ...section(3, vec([[0], [1]])),
-  // A memory of one page to start with (grown from JavaScript).
-  ...section(5, vec([[0x00, 1]])),
-  // Exports: the memory and codes.
-  ...section(
-    7,
-    vec([
-      [...name('mem'), 0x02, 0],
-      [...name('codes'), 0x00, 1],
-    ]),
-  ),
-  ...section(
-    10,
-    vec([
-      body(
-        [
-          [1, I32],
-          [5, I64],
-        ],
-        metroBody,
-      ),
-      body(
-        [
-          [5, I32],
-          [1, I64],
-          [1, I32],
-        ],
-        codesBody,
-      ),
-    ]),
-  ),
+  op.i32_or,
+  op.end,
+  ...mem(op.i32_store),
 ]);
 
-// The little of the WebAssembly API used here (the project's TypeScript
-// libraries do not declare it).
-declare const WebAssembly: {
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object) => { exports: unknown };
-};
-
 interface Exports {
-  mem: { buffer: ArrayBuffer; grow(pages: number): number };
+  mem: WasmMemory;
   codes(n: number, offs: number, out: number, prefix: number, plen: number): void;
 }
 
-let instance: Exports | null | undefined;
-
-function load(): Exports | null {
-  if (instance === undefined) {
-    try {
-      const m = new WebAssembly.Module(moduleBytes);
-      instance = new WebAssembly.Instance(m).exports as unknown as Exports;
-    } catch {
-      instance = null;
-    }
-  }
-  return instance;
-}
+const codesModule = new LazyModule<Exports>(
+  assemble([
+    { params: [I32, I32], results: [I64], locals: [I32, I64, I64, I64, I64, I64], code: metroBody },
+    {
+      params: [I32, I32, I32, I32, I32],
+      results: [],
+      locals: [I32, I32, I32, I32, I32, I64, I32],
+      code: codesBody,
+      export: 'codes',
+    },
+  ]),
+);
 
 /** Whether the module runs here (else callers hash in JavaScript). */
 export function wasmCodes(): boolean {
-  return load() !== null;
+  return codesModule.get() !== null;
 }
 
 /** The largest type ID sparseCodesOf takes (its prefix, 2 * ID as a zcode int, is one byte or none). */
@@ -528,15 +333,12 @@ export function sparseCodesOf(
   out: Uint32Array,
 ): void {
   if (typeId > MAX_TYPE_ID) throw new Error(`internal error: sparseCodesOf of type ID ${typeId}`);
-  const x = load()!;
+  const x = codesModule.get()!;
   // Layout: offsets (4n), codes (4n), a spare word, then the bytes.
   const offs = 0;
   const codes = 4 * n;
   const base = 8 * n + 8;
-  const need = base + (hi - lo);
-  const have = x.mem.buffer.byteLength;
-  if (need > have) x.mem.grow(Math.ceil((need - have) / 65536));
-  const m = x.mem.buffer;
+  const m = codesModule.reserve(base + (hi - lo));
   new Uint8Array(m, base, hi - lo).set(buf.subarray(lo, hi));
   const o = new Int32Array(m, offs, n);
   const shift = base - lo;
@@ -544,15 +346,10 @@ export function sparseCodesOf(
   // The type ID as a zcode int: 2 * ID in one byte, none for 0.
   x.codes(n, offs, codes, 2 * typeId, typeId === 0 ? 0 : 1);
   out.set(new Uint32Array(m, codes, n));
-  // Memory never shrinks: a module that one batch of long values grew
-  // past KEEP_BYTES goes, and the next call makes a new one.
-  if (m.byteLength > KEEP_BYTES) instance = undefined;
+  codesModule.done();
 }
-
-/** The most memory a module keeps between calls. */
-export const KEEP_BYTES = 16 << 20;
 
 /** The bytes of memory the module holds between calls (0: none made yet, or dropped). */
 export function keptBytes(): number {
-  return instance ? instance.mem.buffer.byteLength : 0;
+  return codesModule.kept();
 }

@@ -5,12 +5,8 @@
 // module's first page of memory.
 
 import { codeOf } from '../../../src/query/aggregates/dcount';
-import {
-  KEEP_BYTES,
-  keptBytes,
-  sparseCodesOf,
-  wasmCodes,
-} from '../../../src/query/aggregates/metrowasm';
+import { keptBytes, sparseCodesOf, wasmCodes } from '../../../src/query/aggregates/metrowasm';
+import { KEEP_BYTES } from '../../../src/zed/wasm';
 import { Type, TypeIP, TypeString, TypeUint8 } from '../../../src/zed/types';
 import { EMPTY, Value } from '../../../src/zed/value';
 
@@ -21,33 +17,18 @@ function tagged(vals: (Buffer | null)[], pad: number): { buf: Buffer; starts: In
   let pos = pad;
   vals.forEach((v, i) => {
     starts[i] = pos;
-    let tag: number[];
-    if (v === null) tag = [0];
-    else {
-      tag = [];
-      let t = v.length + 1;
-      while (t >= 0x80) {
-        tag.push((t & 0x7f) | 0x80);
-        t >>>= 7;
-      }
-      tag.push(t);
+    const tag: number[] = [];
+    let t = v === null ? 0 : v.length + 1;
+    while (t >= 0x80) {
+      tag.push((t & 0x7f) | 0x80);
+      t >>>= 7;
     }
+    tag.push(t);
     parts.push(Buffer.from(tag));
     if (v !== null) parts.push(v);
     pos += tag.length + (v?.length ?? 0);
   });
   return { buf: Buffer.concat(parts), starts };
-}
-
-function expected(type: Type, v: Buffer | null): number {
-  return codeOf(v === null ? new Value(type, EMPTY, 0, -1) : new Value(type, v, 0, v.length));
-}
-
-function codes(type: Type, vals: (Buffer | null)[], pad = 0): number[] {
-  const { buf, starts } = tagged(vals, pad);
-  const out = new Uint32Array(vals.length);
-  sparseCodesOf(buf, pad, buf.length, starts, vals.length, type.under.id, out);
-  return [...out];
 }
 
 /** Bytes from a fixed seed, so a failure repeats. */
@@ -59,6 +40,17 @@ function bytes(len: number, seed: number): Buffer {
     b[i] = x >>> 24;
   }
   return b;
+}
+
+function expected(type: Type, v: Buffer | null): number {
+  return codeOf(v === null ? new Value(type, EMPTY, 0, -1) : new Value(type, v, 0, v.length));
+}
+
+function codes(type: Type, vals: (Buffer | null)[], pad = 0): number[] {
+  const { buf, starts } = tagged(vals, pad);
+  const out = new Uint32Array(vals.length);
+  sparseCodesOf(buf, pad, buf.length, starts, vals.length, type.under.id, out);
+  return [...out];
 }
 
 describe('dcount codes in WebAssembly', () => {
