@@ -258,6 +258,8 @@ export interface WasmMemory {
  */
 export class LazyModule<T extends { mem: WasmMemory }> {
   private instance: T | null | undefined;
+  /** The compiled module, kept for new instances after a drop. */
+  private module: object | null = null;
 
   constructor(private readonly bytes: Uint8Array) {}
 
@@ -265,7 +267,8 @@ export class LazyModule<T extends { mem: WasmMemory }> {
   get(): T | null {
     if (this.instance === undefined) {
       try {
-        this.instance = new WebAssembly.Instance(new WebAssembly.Module(this.bytes)).exports as T;
+        this.module ??= new WebAssembly.Module(this.bytes);
+        this.instance = new WebAssembly.Instance(this.module).exports as T;
       } catch {
         this.instance = null;
       }

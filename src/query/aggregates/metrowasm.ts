@@ -30,6 +30,7 @@ import {
   WasmMemory,
   assemble,
 } from '../../zed/wasm';
+import { Type } from '../../zed/types';
 import { METRO_K } from './metro';
 
 /** The constants as unsigned 64-bit integers. */
@@ -221,18 +222,30 @@ const SHIFT = 8;
 const B = 9;
 const HASH = 10;
 const IDX = 11;
+const SAVED = 12;
 
-const codesBody: Code = eachTagged({ n: N, offs: OFFS, i: I, q: Q, tag: TAG, shift: SHIFT, b: B }, [
-  // The prefix over the tag's last byte (a null's body is empty).
-  ...get(PLEN),
-  op.if,
-  VOID,
+/** code, when the values are hashed after a prefix. */
+const ifPrefix = (code: Code): Code => [...get(PLEN), op.if, VOID, ...code, op.end];
+/** memory[q - 1] (the tag's last byte) := the i32 that code pushes. */
+const setTagByte = (code: Code): Code => [
   ...get(Q),
   ...i32c(1),
   op.i32_sub,
-  ...get(PREFIX),
+  ...code,
   ...mem(op.i32_store8),
-  op.end,
+];
+
+const codesBody: Code = eachTagged({ n: N, offs: OFFS, i: I, q: Q, tag: TAG, shift: SHIFT, b: B }, [
+  // The prefix over the tag's last byte (a null's body is empty), the
+  // byte kept to be put back after (a start given twice reads its tag again).
+  ...ifPrefix([
+    ...get(Q),
+    ...i32c(1),
+    op.i32_sub,
+    ...mem(op.i32_load8_u),
+    ...set(SAVED),
+    ...setTagByte(get(PREFIX)),
+  ]),
   // hash := metro(q - plen, plen + max(tag - 1, 0)).
   ...get(Q),
   ...get(PLEN),
@@ -251,6 +264,7 @@ const codesBody: Code = eachTagged({ n: N, offs: OFFS, i: I, q: Q, tag: TAG, shi
   op.call,
   0,
   ...set(HASH),
+  ...ifPrefix(setTagByte(get(SAVED))),
   // The sparse code: the hash's top 25 bits (idx) then, when idx's low 11
   // bits are zero, the leading zeros of the hash's low 39 bits plus one.
   ...get(OUT),
@@ -303,25 +317,32 @@ const codesModule = new LazyModule<Exports>(
     {
       params: [I32, I32, I32, I32, I32],
       results: [],
-      locals: [I32, I32, I32, I32, I32, I64, I32],
+      locals: [I32, I32, I32, I32, I32, I64, I32, I32],
       code: codesBody,
       export: 'codes',
     },
   ]),
 );
 
-/** Whether the module runs here (else callers hash in JavaScript). */
-export function wasmCodes(): boolean {
-  return codesModule.get() !== null;
+/**
+ * Whether sparseCodesOf takes values of type t: the module runs here and
+ * t's underlying type ID is at most MAX_TYPE_ID (else callers hash in
+ * JavaScript).
+ */
+export function wasmCodes(t: Type): boolean {
+  return t.under.id <= MAX_TYPE_ID && codesModule.get() !== null;
 }
 
-/** The largest type ID sparseCodesOf takes (its prefix, 2 * ID as a zcode int, is one byte or none). */
-export const MAX_TYPE_ID = 63;
+/**
+ * The largest type ID sparseCodesOf takes: the prefix, 2 * ID as a zcode
+ * int (its little-endian bytes, none for 0), is then one byte or none.
+ */
+export const MAX_TYPE_ID = 127;
 
 /**
- * The sparse codes of n tagged values of type ID typeId (at most
- * MAX_TYPE_ID) in buf, value i's tag at starts[i] (each value within
- * buf[lo, hi)): written to out[0, n).
+ * The sparse codes (codeOf) of n tagged values of type t (wasmCodes(t))
+ * in buf, value i's tag at starts[i] (each value within buf[lo, hi)):
+ * written to out[0, n).
  */
 export function sparseCodesOf(
   buf: Uint8Array,
@@ -329,15 +350,18 @@ export function sparseCodesOf(
   hi: number,
   starts: Int32Array,
   n: number,
-  typeId: number,
+  t: Type,
   out: Uint32Array,
 ): void {
+  // codeOf hashes a value's underlying type ID (a named type's values
+  // count as its underlying type's).
+  const typeId = t.under.id;
   if (typeId > MAX_TYPE_ID) throw new Error(`internal error: sparseCodesOf of type ID ${typeId}`);
   const x = codesModule.get()!;
-  // Layout: offsets (4n), codes (4n), a spare word, then the bytes.
+  // Layout: offsets (4n), codes (4n), then the bytes.
   const offs = 0;
   const codes = 4 * n;
-  const base = 8 * n + 8;
+  const base = 8 * n;
   const m = codesModule.reserve(base + (hi - lo));
   new Uint8Array(m, base, hi - lo).set(buf.subarray(lo, hi));
   const o = new Int32Array(m, offs, n);

@@ -22,7 +22,7 @@ import { AvgColumn } from '../aggregates/avg';
 import { CountColumn } from '../aggregates/count';
 import { codeOf, DCountColumn } from '../aggregates/dcount';
 import { MathColumn } from '../aggregates/math';
-import { MAX_TYPE_ID, sparseCodesOf, wasmCodes } from '../aggregates/metrowasm';
+import { sparseCodesOf, wasmCodes } from '../aggregates/metrowasm';
 import { isMissing, isQuiet } from '../expr/errors';
 import { TRUE } from '../expr/expr';
 import { QueryContext } from '../runtime/context';
@@ -56,8 +56,12 @@ function closer(p: VecOperator): Operator {
  */
 export const groupByDictAfter = { uses: 1 };
 
-/** Rows whose dcount codes rowCodes hashes in one call (tests lower it). */
-export const codeChunk = { rows: 8192 };
+/**
+ * rowCodes's calls: at most `rows` rows whose bytes span at most `bytes`;
+ * where the span is over four times the rows' own bytes plus `slack`, the
+ * rows are hashed in JavaScript instead (tests lower all three).
+ */
+export const codeChunk = { rows: 8192, bytes: 4 << 20, slack: 4096 };
 
 /** Rows a chunk of groupOneType locates, hashes and touches at a time. */
 const CHUNK = 1024;
@@ -139,11 +143,12 @@ export class VecSummarize extends Summarize {
 
   private codeStarts = new Int32Array(0);
   private codeOut = new Uint32Array(0);
+  private readonly codeVal = new Value(TypeNull, EMPTY, 0, -1);
 
   /**
    * The dcount codes of the selected rows from..to of a one-type column
    * (index k - from), hashed in WebAssembly (metrowasm.ts); null where
-   * the module does not run or the type's prefix is longer than a byte.
+   * the module does not take the column's type.
    */
   private rowCodes(
     col: Column,
@@ -151,8 +156,8 @@ export class VecSummarize extends Summarize {
     from: number,
     to: number,
   ): Uint32Array | null {
-    const id = col.type!.under.id;
-    if (id > MAX_TYPE_ID || !wasmCodes()) return null;
+    const t = col.type!;
+    if (!wasmCodes(t)) return null;
     const n = to - from;
     if (this.codeOut.length < n) this.codeOut = new Uint32Array(n);
     const out = this.codeOut;
@@ -160,20 +165,32 @@ export class VecSummarize extends Summarize {
     if (this.codeStarts.length < chunk) this.codeStarts = new Int32Array(chunk);
     const starts = this.codeStarts;
     const off = col.data.off;
-    // A chunk of rows at a time, so that the module's memory stays small.
-    for (let c = from; c < to; c += chunk) {
-      const end = Math.min(to, c + chunk);
+    const v = this.codeVal;
+    // A chunk of rows at a time, at most codeChunk.rows whose bytes span
+    // at most codeChunk.bytes, so that the module's memory stays small.
+    for (let c = from; c < to;) {
       let lo = Infinity;
       let hi = 0;
-      for (let k = c; k < end; k++) {
+      let used = 0;
+      let k = c;
+      while (k < to && k - c < chunk) {
         const i = sel === null ? k : sel[k];
         const p = off[i];
+        const e = off[i + 1];
         starts[k - c] = p;
+        used += e - p;
         if (p < lo) lo = p;
-        if (off[i + 1] > hi) hi = off[i + 1];
+        if (e > hi) hi = e;
+        k++;
+        if (hi - lo >= codeChunk.bytes) break;
       }
-      const into = out.subarray(c - from, end - from);
-      sparseCodesOf(col.data.buf, lo, hi, starts, end - c, id, into);
+      const into = out.subarray(c - from, k - from);
+      if (hi - lo > 4 * used + codeChunk.slack) {
+        // Few rows selected from a long span (after a filter): hashing
+        // them here costs less than copying the span to the module.
+        for (let j = c; j < k; j++) into[j - c] = codeOf(col.at(sel === null ? j : sel[j], v));
+      } else sparseCodesOf(col.data.buf, lo, hi, starts, k - c, t, into);
+      c = k;
     }
     return out;
   }

@@ -5,8 +5,14 @@
 // module's first page of memory.
 
 import { codeOf } from '../../../src/query/aggregates/dcount';
-import { keptBytes, sparseCodesOf, wasmCodes } from '../../../src/query/aggregates/metrowasm';
+import {
+  keptBytes,
+  MAX_TYPE_ID,
+  sparseCodesOf,
+  wasmCodes,
+} from '../../../src/query/aggregates/metrowasm';
 import { KEEP_BYTES } from '../../../src/zed/wasm';
+import { TypeContext } from '../../../src/zed/context';
 import { Type, TypeIP, TypeString, TypeUint8 } from '../../../src/zed/types';
 import { EMPTY, Value } from '../../../src/zed/value';
 
@@ -49,13 +55,13 @@ function expected(type: Type, v: Buffer | null): number {
 function codes(type: Type, vals: (Buffer | null)[], pad = 0): number[] {
   const { buf, starts } = tagged(vals, pad);
   const out = new Uint32Array(vals.length);
-  sparseCodesOf(buf, pad, buf.length, starts, vals.length, type.under.id, out);
+  sparseCodesOf(buf, pad, buf.length, starts, vals.length, type, out);
   return [...out];
 }
 
 describe('dcount codes in WebAssembly', () => {
   test('the module runs on Node', () => {
-    expect(wasmCodes()).toBe(true);
+    expect(wasmCodes(TypeString)).toBe(true);
   });
 
   test.each([
@@ -80,13 +86,34 @@ describe('dcount codes in WebAssembly', () => {
     expect(codes(TypeString, vals)).toEqual(vals.map((v) => expected(TypeString, v)));
   });
 
-  test('the same codes whatever order the starts come in', () => {
+  test('the same codes whatever order the starts come in, and for a start given twice', () => {
     const vals = Array.from({ length: 50 }, (_, i) => bytes(i % 40, i));
     const { buf, starts } = tagged(vals, 0);
-    const order = Int32Array.from(starts).reverse();
-    const out = new Uint32Array(vals.length);
-    sparseCodesOf(buf, 0, buf.length, order, vals.length, TypeString.id, out);
-    expect([...out]).toEqual(vals.map((v) => expected(TypeString, v)).reverse());
+    const order = Int32Array.from([...starts].reverse().flatMap((s) => [s, s]));
+    const out = new Uint32Array(order.length);
+    sparseCodesOf(buf, 0, buf.length, order, order.length, TypeString, out);
+    const want = vals.map((v) => expected(TypeString, v)).reverse();
+    expect([...out]).toEqual(want.flatMap((c) => [c, c]));
+  });
+
+  test('type IDs up to MAX_TYPE_ID, whose prefix is one byte', () => {
+    const vals = [null, bytes(0, 1), bytes(9, 2), bytes(40, 3)];
+    for (const id of [1, 63, 64, 127]) {
+      // A type with that ID (codeOf reads only the type's underlying ID).
+      const type = { id, under: { id } } as unknown as Type;
+      expect({ id, codes: codes(type, vals) }).toEqual({
+        id,
+        codes: vals.map((v) => expected(type, v)),
+      });
+    }
+    expect(MAX_TYPE_ID).toBe(127);
+    expect(wasmCodes({ id: 128, under: { id: 128 } } as unknown as Type)).toBe(false);
+  });
+
+  test("a named type's values hash as its underlying type's", () => {
+    const named = new TypeContext().lookupTypeNamed('addr', TypeString);
+    const vals = [null, bytes(11, 4), bytes(12, 5)];
+    expect(codes(named, vals)).toEqual(vals.map((v) => expected(TypeString, v)));
   });
 
   test('a batch larger than the first page of memory', () => {

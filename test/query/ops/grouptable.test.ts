@@ -136,4 +136,43 @@ describe('GroupTable', () => {
     expect(table.find(b, 0, 1, 0, 7, false)).toBe(g);
     expect(table.find(a, 0, 1, 0, 1, false)).toBe(-1);
   });
+
+  test("keys that end at their buffer's end, from buffers used in turn", () => {
+    const rand = rng(3);
+    const all = keys(rand).filter((k) => k.length >= 4);
+    const table = new GroupTable(16);
+    all.forEach((k, i) => {
+      if (i % 2 === 0) table.find(k, 0, k.length, 0, 5, true);
+    });
+    // Each key alone in its buffer (no bytes after it), and the same keys
+    // read from two buffers used in turn, then from a third.
+    const a = Buffer.concat(all);
+    const b = Buffer.concat([Buffer.alloc(1), ...all]);
+    const c = Buffer.concat([Buffer.alloc(2), ...all]);
+    let at = 0;
+    all.forEach((k, i) => {
+      const want = i % 2 === 0 ? Math.floor(i / 2) : -1;
+      expect(table.find(Buffer.from(k), 0, k.length, 0, 5, false)).toBe(want);
+      expect(table.find(i % 2 ? a : b, at + (i % 2 ? 0 : 1), k.length, 0, 5, false)).toBe(want);
+      expect(table.find(c, at + 2, k.length, 0, 5, false)).toBe(want);
+      expect(table.find(a, at, k.length, 0, 5, false)).toBe(want);
+      at += k.length;
+    });
+  });
+
+  test('compact keeps groups findable, renumbered in order', () => {
+    const table = new GroupTable(16);
+    const key = (i: number) => Buffer.from(`key-${i}-${'x'.repeat(i % 9)}`);
+    for (let i = 0; i < 300; i++) table.find(key(i), 0, key(i).length, i % 3, i % 17, true);
+    const kept = table.compact((g) => g % 4 !== 1);
+    expect(kept).toEqual([...Array(300).keys()].filter((g) => g % 4 !== 1));
+    for (let i = 0; i < 300; i++) {
+      const want = i % 4 === 1 ? -1 : kept.indexOf(i);
+      expect(table.find(key(i), 0, key(i).length, i % 3, i % 17, false)).toBe(want);
+    }
+    // And grows on from there.
+    const g = table.find(key(1), 0, key(1).length, 1, 1, true);
+    expect(g).toBe(kept.length);
+    expect(table.find(key(1), 0, key(1).length, 1, 1, false)).toBe(g);
+  });
 });

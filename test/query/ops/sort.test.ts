@@ -10,6 +10,7 @@ import {
 } from '../../../src/query/runtime/ops/sort-keys';
 import { compare } from '../../../src/zed/compare';
 import { TypeContext } from '../../../src/zed/context';
+import { Type } from '../../../src/zed/types';
 import { Value } from '../../../src/zed/value';
 import { pullAll } from '../../../src/query/runtime/operator';
 import { fieldPath } from '../../../src/query/expr/path';
@@ -388,6 +389,23 @@ describe('sort: property: equals a stable sort by compare()', () => {
     expect(Array.from(order)).toEqual(idx);
   };
   const isNum = (v: Value) => v.type.under.id <= 22;
+  /**
+   * A filter keeping, of each underlying type, the values of the first
+   * type seen with it. compare() finds a value of a named type equal to
+   * the same body of its underlying type, but orders each apart against a
+   * third type (unlike types go by their type strings): no order is
+   * transitive on all three, so no one stable sort exists to compare with
+   * (found by this property, seed -1834629708: {}(=port), {a:[]([uint8])}
+   * and {}).
+   */
+  const oneTypePerUnder = () => {
+    const first = new Map<number, Type>();
+    return (v: Value) => {
+      const t = first.get(v.type.under.id);
+      if (t === undefined) first.set(v.type.under.id, v.type);
+      return t === undefined || t === v.type;
+    };
+  };
   test('values of one random type', () => {
     fc.assert(
       fc.property(
@@ -413,7 +431,7 @@ describe('sort: property: equals a stable sort by compare()', () => {
         fc.boolean(),
         (vals, reverse, nullsFirst) => {
           check(
-            vals.filter((v) => !isNum(v)),
+            vals.filter(oneTypePerUnder()).filter((v) => !isNum(v)),
             reverse,
             nullsFirst,
           );

@@ -146,6 +146,8 @@ const uniformQueries = [
   // dcount's codes of a one-type column, hashed in WebAssembly.
   'dcount(s) by i | sort i',
   'count(), dcount(i) by s',
+  'i > 4 | dcount(s) by i | sort i',
+  's != "a" | dcount(i), dcount(s) by s',
 ];
 
 async function both(q: string, input: string, ctx?: () => QueryContext): Promise<void> {
@@ -182,14 +184,20 @@ async function both(q: string, input: string, ctx?: () => QueryContext): Promise
   } finally {
     chunkedFrom.groups = from;
   }
-  // dcount's codes a few rows at a time (zq's batches are of 3 rows).
-  const rows = codeChunk.rows;
-  codeChunk.rows = 2;
-  try {
-    const few = await run('on');
-    expect({ q, input, codeChunk: 2, out: few }).toEqual({ q, input, codeChunk: 2, out: off });
-  } finally {
-    codeChunk.rows = rows;
+  // dcount's codes a few rows and bytes at a time (zq's batches are of 3
+  // rows), hashed in JavaScript where the rows are sparse in their span.
+  const chunk = { ...codeChunk };
+  for (const setting of [
+    { rows: 2, bytes: 8, slack: 0 },
+    { slack: -Infinity }, // all in JavaScript
+  ]) {
+    Object.assign(codeChunk, setting);
+    try {
+      const few = await run('on');
+      expect({ q, input, setting, out: few }).toEqual({ q, input, setting, out: off });
+    } finally {
+      Object.assign(codeChunk, chunk);
+    }
   }
 }
 
@@ -228,6 +236,12 @@ test('the same with sort past its memory limit (the row sort, spilling)', async 
     ),
     { numRuns: 100 },
   );
+});
+
+test('dcount of a column of a named type hashes its underlying type, as the row engine does', async () => {
+  const input = Array.from({ length: 40 }, (_, i) => `{s:"v${i % 9}"(=name),i:${i % 4}}`);
+  for (const q of ['dcount(s) by i | sort i', 'i > 0 | dcount(s) by i | sort i'])
+    await both(q, input.join('\n'));
 });
 
 test('filters comparing one-type columns with constants answer as the row engine', async () => {
