@@ -147,17 +147,12 @@ export class VecSummarize extends Summarize {
 
   /**
    * The dcount codes of the selected rows from..to of a one-type column
-   * (index k - from), hashed in WebAssembly (metrowasm.ts); null where
-   * the module does not take the column's type.
+   * (index k - from), hashed in WebAssembly (metrowasm.ts) where the
+   * module takes the column's type, else by codeOf.
    */
-  private rowCodes(
-    col: Column,
-    sel: Int32Array | null,
-    from: number,
-    to: number,
-  ): Uint32Array | null {
+  private rowCodes(col: Column, sel: Int32Array | null, from: number, to: number): Uint32Array {
     const t = col.type!;
-    if (!wasmCodes(t)) return null;
+    const wasm = wasmCodes(t);
     const n = to - from;
     if (this.codeOut.length < n) this.codeOut = new Uint32Array(n);
     const out = this.codeOut;
@@ -185,7 +180,7 @@ export class VecSummarize extends Summarize {
         if (hi - lo >= codeChunk.bytes) break;
       }
       const into = out.subarray(c - from, k - from);
-      if (hi - lo > 4 * used + codeChunk.slack) {
+      if (!wasm || hi - lo > 4 * used + codeChunk.slack) {
         // Few rows selected from a long span (after a filter): hashing
         // them here costs less than copying the span to the module.
         for (let j = c; j < k; j++) into[j - c] = codeOf(col.at(sel === null ? j : sel[j], v));
@@ -428,16 +423,9 @@ export class VecSummarize extends Summarize {
             // The data's first use: a code per row beats a dictionary of
             // it that no later query would share.
             const codes = this.rowCodes(col, sel, from, to);
-            if (codes !== null) {
-              for (let k = from; k < to; k++) {
-                const g = grp[k];
-                if (g >= 0) acol.consumeCode(g, codes[k - from]);
-              }
-              continue;
-            }
             for (let k = from; k < to; k++) {
               const g = grp[k];
-              if (g >= 0) acol.consumeCode(g, codeOf(col.at(sel === null ? k : sel[k], arg)));
+              if (g >= 0) acol.consumeCode(g, codes[k - from]);
             }
             continue;
           }
