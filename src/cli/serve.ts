@@ -25,6 +25,7 @@ import { instrument } from '../backend/instrument';
 import { Metrics } from '../service/metrics';
 import { startTracing } from '../telemetry/tracing';
 import { parseDuration } from '../zed/nano';
+import { asideConfig, parseAsideWorkers } from '../query/aggregates/dcountaside';
 import { FlagSet } from './flags';
 import { parseBytes } from './lake/units';
 
@@ -117,6 +118,11 @@ export async function serve(args: string[]): Promise<number> {
     'auto',
     'LZ4-compress big ZNG frames on a second thread: auto (with two cores or more), on, off',
   );
+  const dcountWorkers = fs_.string(
+    'dcount.workers',
+    'auto',
+    'threads that keep the sketches of a large group-by with dcount: auto (one less than the cores, at most 4), off, or a number',
+  );
   const grace = fs_.string(
     'shutdown.grace',
     '30s',
@@ -164,6 +170,11 @@ export async function serve(args: string[]): Promise<number> {
     setCompressWorkerMode(parseCompressWorkerMode(zngWorker.value));
   } catch {
     throw new Error(`zlake serve: -zng.worker must be auto, on or off: ${zngWorker.value}`);
+  }
+  try {
+    asideConfig.workers = parseAsideWorkers(dcountWorkers.value);
+  } catch (e) {
+    throw new Error(`zlake serve: -dcount.workers ${(e as Error).message}`);
   }
   fetchAhead.objects = parseAhead(vectorAhead.value);
   const limits = {
@@ -231,6 +242,7 @@ export async function serve(args: string[]): Promise<number> {
     port: addr.port,
     lz4: lz4Codec,
     zng_worker: compressPool() !== null,
+    dcount_workers: asideConfig.workers,
     vector_ahead: objectsAhead(lake.storage),
     malloc_tuned: mallocTuned(process.env),
   });

@@ -244,16 +244,41 @@ export class Metrics {
    * the worker had two frames already (a worker that does not keep up).
    */
   observeZngWorker(counts: () => CompressCounts | null): void {
+    this.byThread(
+      'zlake_zng_frames_compressed_total',
+      'ZNG frames of 64 KiB and more compressed, by thread: worker (-zng.worker) or query.',
+      () => {
+        const c = counts();
+        return [c?.worker ?? 0, c?.thread ?? 0];
+      },
+    );
+  }
+
+  /**
+   * Reports where the dcounts of large group-bys kept their sketches (read
+   * when metrics are scraped): on a worker thread (-dcount.workers), or on
+   * the query's thread because every worker was in use.
+   */
+  observeDcountAside(counts: () => { aside: number; busy: number }): void {
+    this.byThread(
+      'zlake_dcount_columns_total',
+      'dcount columns of large group-bys, by thread: worker (-dcount.workers) or query (every worker in use).',
+      () => [counts().aside, counts().busy],
+    );
+  }
+
+  /** A counter by thread (worker, query) whose values are read when metrics are scraped. */
+  private byThread(name: string, help: string, read: () => [number, number]): void {
     new Counter({
-      name: 'zlake_zng_frames_compressed_total',
-      help: 'ZNG frames of 64 KiB and more compressed, by thread: worker (-zng.worker) or query.',
+      name,
+      help,
       labelNames: ['thread'],
       registers: [this.registry],
       collect() {
-        const c = counts();
+        const [worker, query] = read();
         this.reset();
-        this.inc({ thread: 'worker' }, c?.worker ?? 0);
-        this.inc({ thread: 'query' }, c?.thread ?? 0);
+        this.inc({ thread: 'worker' }, worker);
+        this.inc({ thread: 'query' }, query);
       },
     });
   }

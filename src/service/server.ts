@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import * as http from 'node:http';
 import { AddressInfo } from 'node:net';
 import { compressPool } from '../formats/zng/compresspool';
+import { asideCounts } from '../query/aggregates/dcountaside';
 import * as path from 'node:path';
 import { Lake } from '../lake';
 import { Ksuid } from '../lake/ksuid';
@@ -119,6 +120,7 @@ export class Service {
     this.metrics.observeScanCache(() => cache.stats(), cache.budget);
     this.metrics.observeScans(() => this.lake.scanTotals);
     this.metrics.observeZngWorker(() => compressPool()?.counts ?? null);
+    this.metrics.observeDcountAside(() => asideCounts);
     const engine = opts.engine ?? zedEngine;
     this.engine = () => engine;
     this.hub = new EventHub(this.lake, this.metrics, this.log.with({}, 'events'), {

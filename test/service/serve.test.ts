@@ -161,9 +161,47 @@ test('-zng.worker on and off answer a large query with the same bytes', async ()
   expect(answers[0].equals(answers[1])).toBe(true);
 });
 
-test('a bad -zng.worker fails', async () => {
-  const { child } = serve(['-l', '127.0.0.1:0', '-lake', path.join(dir, 'l3'), '-zng.worker', 'x']);
-  expect(await exit(child)).toBe(1);
+test('-dcount.workers 1 and off answer a large group-by with dcount with the same bytes', async () => {
+  // Past the rows from which a summarize's dcounts go to a worker (asideConfig.minRows).
+  const rows: string[] = [];
+  for (let i = 0; i < 140_000; i++)
+    rows.push(JSON.stringify({ ts: i, b: (i * 7919) % 40_000, host: `h${i % 9973}` }));
+  const answers: string[] = [];
+  for (const [k, mode] of ['1', 'off'].entries()) {
+    const s = await started(path.join(dir, `dcount${k}`), ['-dcount.workers', mode]);
+    try {
+      expect(s.log()).toContain(`"dcount_workers":${mode === 'off' ? 0 : 1}`);
+      await call(s.base, 'POST', '/pool', {
+        body: '{name:"p",layout:{order:"asc",keys:[["ts"]]}}',
+      });
+      expect(
+        (await call(s.base, 'POST', '/pool/p/branch/main', { body: rows.join('\n') })).status,
+      ).toBe(200);
+      const q = await call(s.base, 'POST', '/query', {
+        body: JSON.stringify({ query: 'from p | count(), dcount(host) by b' }),
+        headers: { 'Content-Type': 'application/json', Accept: 'application/x-zson' },
+      });
+      expect(q.status).toBe(200);
+      expect(q.text.split('\n').filter(Boolean).length).toBe(40_000);
+      answers.push(q.text);
+      const m = (await call(s.base, 'GET', '/metrics')).text;
+      const worker = /^zlake_dcount_columns_total\{thread="worker"\} (\d+)/m.exec(m)?.[1];
+      expect(worker).toBe(mode === 'off' ? '0' : '1');
+    } finally {
+      s.child.kill('SIGTERM');
+      await exit(s.child);
+    }
+  }
+  expect(answers[0]).toBe(answers[1]);
+  // Some groups have several distinct hosts.
+  expect(answers[0]).toMatch(/dcount:[2-9]\(uint64\)/);
+});
+
+test('a bad -zng.worker or -dcount.workers fails', async () => {
+  for (const [k, flag] of ['-zng.worker', '-dcount.workers'].entries()) {
+    const { child } = serve(['-l', '127.0.0.1:0', '-lake', path.join(dir, `l${3 + k}`), flag, 'x']);
+    expect(await exit(child)).toBe(1);
+  }
 });
 
 test('-vector.ahead sets the objects a scan fetches ahead; what is not a count fails', async () => {

@@ -204,6 +204,14 @@ export class DCountColumn implements AggColumn {
     this.addPending(g, this.blockOf[g], k);
   }
 
+  /** Consumes codes[k - from] for each row k of from..to whose group grp[k] is not below 0. */
+  consumeCodes(grp: Int32Array, from: number, to: number, codes: Uint32Array): void {
+    for (let k = from; k < to; k++) {
+      const g = grp[k];
+      if (g >= 0) this.consumeCode(g, codes[k - from]);
+    }
+  }
+
   /** Adds k to group g's pending block b unless there, as the sparse sketch's insert does. */
   private addPending(g: number, b: number, k: number): void {
     const pool = this.pool;
@@ -296,28 +304,49 @@ export class DCountColumn implements AggColumn {
   }
 
   result(g: number, _zctx: TypeContext): Value {
+    return out.uint(TypeUint64, this.estimate(g));
+  }
+
+  /** Group g's estimate (result's number). */
+  estimate(g: number): number {
     const n = this.n[g];
     // Inline codes, or a block alone, are distinct: no sketch need merge
     // them unless the group is used again (settle).
     if ((n & ~ESTIMATED) <= INLINE) {
       this.n[g] = n | ESTIMATED;
-      return out.uint(TypeUint64, sparseEstimate(n & ~ESTIMATED));
+      return sparseEstimate(n & ~ESTIMATED);
     }
     if (this.sketchOf[g] < 0) {
       this.n[g] = BLOCK_ESTIMATED;
-      return out.uint(TypeUint64, sparseEstimate(this.pool[this.blockOf[g] * BLOCK]));
+      return sparseEstimate(this.pool[this.blockOf[g] * BLOCK]);
     }
     this.flush(g);
-    return out.uint(TypeUint64, this.sketches[this.sketchOf[g]].estimate());
+    return this.sketches[this.sketchOf[g]].estimate();
   }
 
   resultPartial(g: number, _zctx: TypeContext): Value {
+    return bytesValue(this.partialBytes(g));
+  }
+
+  /** Group g's marshaled sketch (resultPartial's bytes). */
+  partialBytes(g: number): Buffer {
     const n = this.n[g];
     if (n >= ESTIMATED) {
       this.flush(g);
-      return bytesValue(this.sketches[this.sketchOf[g]].marshal());
+      return this.sketches[this.sketchOf[g]].marshal();
     }
-    return bytesValue(Sketch.marshalCodes(this.codes.subarray(g * INLINE, g * INLINE + n), n));
+    return Sketch.marshalCodes(this.codes.subarray(g * INLINE, g * INLINE + n), n);
+  }
+
+  /** Bytes of the column's arrays (what clear() keeps for the groups to come). */
+  capacity(): number {
+    return (
+      this.codes.byteLength +
+      this.n.byteLength +
+      this.blockOf.byteLength +
+      this.sketchOf.byteLength +
+      this.pool.byteLength
+    );
   }
 
   clear(): void {

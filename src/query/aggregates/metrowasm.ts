@@ -340,9 +340,11 @@ export function wasmCodes(t: Type): boolean {
 export const MAX_TYPE_ID = 127;
 
 /**
- * The sparse codes (codeOf) of n tagged values of type t (wasmCodes(t))
- * in buf, value i's tag at starts[i] (each value within buf[lo, hi)):
- * written to out[0, n).
+ * The sparse codes (codeOf) of n tagged values in buf, value i's tag at
+ * starts[i] (each value within buf[lo, hi)), written to out[0, n). Their
+ * type's underlying ID is typeId (codeOf hashes that ID, so a named
+ * type's values count as its underlying type's); wasmCodes of the type
+ * is true.
  */
 export function sparseCodesOf(
   buf: Uint8Array,
@@ -350,12 +352,9 @@ export function sparseCodesOf(
   hi: number,
   starts: Int32Array,
   n: number,
-  t: Type,
+  typeId: number,
   out: Uint32Array,
 ): void {
-  // codeOf hashes a value's underlying type ID (a named type's values
-  // count as its underlying type's).
-  const typeId = t.under.id;
   if (typeId > MAX_TYPE_ID) throw new Error(`internal error: sparseCodesOf of type ID ${typeId}`);
   const x = codesModule.get()!;
   // Layout: offsets (4n), codes (4n), then the bytes.
@@ -371,6 +370,28 @@ export function sparseCodesOf(
   x.codes(n, offs, codes, 2 * typeId, typeId === 0 ? 0 : 1);
   out.set(new Uint32Array(m, codes, n));
   codesModule.done();
+}
+
+/**
+ * The codes of rows from..to of a column of one type (their tags at
+ * off[i], the type's underlying ID typeId) into out[k - from], a chunk
+ * at a time so that the module's memory stays small: at most 8192 rows
+ * spanning at most 4 MiB (or one longer row).
+ */
+export function rowsCodes(
+  buf: Uint8Array,
+  off: Int32Array,
+  from: number,
+  to: number,
+  typeId: number,
+  out: Uint32Array,
+): void {
+  for (let c = from; c < to;) {
+    let k = c + 1;
+    while (k < to && k - c < 8192 && off[k + 1] - off[c] <= 4 << 20) k++;
+    sparseCodesOf(buf, off[c], off[k], off.subarray(c, k), k - c, typeId, out.subarray(c - from));
+    c = k;
+  }
 }
 
 /** The bytes of memory the module holds between calls (0: none made yet, or dropped). */

@@ -21,6 +21,7 @@ import { putUvarint } from '../../zed/zcode';
 import { AvgColumn } from '../aggregates/avg';
 import { CountColumn } from '../aggregates/count';
 import { codeOf, DCountColumn } from '../aggregates/dcount';
+import { asideConfig, DCountAside } from '../aggregates/dcountaside';
 import { MathColumn } from '../aggregates/math';
 import { sparseCodesOf, wasmCodes } from '../aggregates/metrowasm';
 import { isMissing, isQuiet } from '../expr/errors';
@@ -114,14 +115,44 @@ export class VecSummarize extends Summarize {
       return true;
     }
     if (this.groups.length < m) this.groups = new Int32Array(m);
+    if (!this.asideTried && m >= asideConfig.minRows) this.goAside(b);
+    // With a dcount aside, a part of the rows at a time, so that the
+    // worker keeps up with their codes while the next part is grouped.
+    const step = this.aside ? asideConfig.rows : m;
     let from = 0;
     while (from < m) {
-      const end = this.group(b, from, m);
+      const upto = Math.min(m, from + step);
+      const end = this.group(b, from, upto);
       this.aggregate(b, from, end);
       from = end;
-      if (from < m) await this.spillTable();
+      if (end < upto) await this.spillTable();
     }
     return true;
+  }
+
+  private asideTried = false;
+  private aside = false;
+
+  /**
+   * At a first batch of asideConfig.minRows rows or more: each dcount of
+   * one column goes to a worker thread (dcountaside.ts), while there is one.
+   */
+  private goAside(b: VecBatch): void {
+    this.asideTried = true;
+    // Grouping by a dictionary looks each distinct key up once a call, so
+    // it goes at a batch whole; the worker would then get the rows only
+    // after the grouping, and save nothing (the warm group-by measured
+    // 0.36 -> 0.65 s by parts).
+    if (this.table.size > 0 || this.byDict(b)) return;
+    const cols = this.cols;
+    for (let a = 0; a < cols.length; a++) {
+      const c = this.inputs.args[a];
+      if (c === null || !(cols[a] instanceof DCountColumn) || b.cols[c].type === null) continue;
+      const aside = DCountAside.lease();
+      if (aside === null) return;
+      cols[a] = aside;
+      this.aside = true;
+    }
   }
 
   /**
@@ -134,7 +165,9 @@ export class VecSummarize extends Summarize {
     datas.clear();
     if (this.nk === 1) datas.add(b.cols[this.inputs.keys[0]].data);
     this.inputs.args.forEach((c, a) => {
-      if (c !== null && this.cols[a] instanceof DCountColumn) datas.add(b.cols[c].data);
+      const acol = this.cols[a];
+      if (c !== null && (acol instanceof DCountColumn || acol instanceof DCountAside))
+        datas.add(b.cols[c].data);
     });
     for (const d of datas) d.uses++;
   }
@@ -184,7 +217,7 @@ export class VecSummarize extends Summarize {
         // Few rows selected from a long span (after a filter): hashing
         // them here costs less than copying the span to the module.
         for (let j = c; j < k; j++) into[j - c] = codeOf(col.at(sel === null ? j : sel[j], v));
-      } else sparseCodesOf(col.data.buf, lo, hi, starts, k - c, t, into);
+      } else sparseCodesOf(col.data.buf, lo, hi, starts, k - c, t.under.id, into);
       c = k;
     }
     return out;
@@ -198,11 +231,17 @@ export class VecSummarize extends Summarize {
     const nk = this.nk;
     const col = b.cols[this.inputs.keys[0]];
     if (nk === 1 && col.type !== null && this.valueCompare === null) {
-      if (dictPays(col.data)) return this.groupByDict(b, col, from, m);
+      if (this.byDict(b)) return this.groupByDict(b, col, from, m);
       // No quiet errors in a column of one type that is not an error type.
       if (col.type.kind !== Kind.Error) return this.groupOneType(b, col, from, m);
     }
     return this.groupEach(b, from, m);
+  }
+
+  /** Whether group() groups batch b by its key column's dictionary. */
+  private byDict(b: VecBatch): boolean {
+    const col = b.cols[this.inputs.keys[0]];
+    return this.nk === 1 && col.type !== null && this.valueCompare === null && dictPays(col.data);
   }
 
   /** Per row of a chunk (groupOneType): its key's offset, length and hash. */
@@ -417,16 +456,15 @@ export class VecSummarize extends Summarize {
             continue;
           }
         }
-        if (acol instanceof DCountColumn) {
+        if (acol instanceof DCountColumn || acol instanceof DCountAside) {
           const d = col.data;
           if (!dictPays(d) && !d.extra?.has('dcount')) {
             // The data's first use: a code per row beats a dictionary of
             // it that no later query would share.
-            const codes = this.rowCodes(col, sel, from, to);
-            for (let k = from; k < to; k++) {
-              const g = grp[k];
-              if (g >= 0) acol.consumeCode(g, codes[k - from]);
-            }
+            if (acol instanceof DCountAside && sel === null && wasmCodes(col.type)) {
+              // Their rows' bytes, hashed by the worker.
+              acol.consumeRows(grp, from, to, col.data.buf, col.data.off, col.type.under.id);
+            } else acol.consumeCodes(grp, from, to, this.rowCodes(col, sel, from, to));
             continue;
           }
           const codes = dcountCodes(col);
@@ -435,6 +473,7 @@ export class VecSummarize extends Summarize {
             const g = grp[k];
             if (g >= 0) acol.consumeCode(g, codes[dc[sel === null ? k : sel[k]]]);
           }
+          if (acol instanceof DCountAside) acol.flush();
           continue;
         }
       }

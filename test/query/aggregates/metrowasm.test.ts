@@ -55,7 +55,7 @@ function expected(type: Type, v: Buffer | null): number {
 function codes(type: Type, vals: (Buffer | null)[], pad = 0): number[] {
   const { buf, starts } = tagged(vals, pad);
   const out = new Uint32Array(vals.length);
-  sparseCodesOf(buf, pad, buf.length, starts, vals.length, type, out);
+  sparseCodesOf(buf, pad, buf.length, starts, vals.length, type.under.id, out);
   return [...out];
 }
 
@@ -91,7 +91,7 @@ describe('dcount codes in WebAssembly', () => {
     const { buf, starts } = tagged(vals, 0);
     const order = Int32Array.from([...starts].reverse().flatMap((s) => [s, s]));
     const out = new Uint32Array(order.length);
-    sparseCodesOf(buf, 0, buf.length, order, order.length, TypeString, out);
+    sparseCodesOf(buf, 0, buf.length, order, order.length, TypeString.id, out);
     const want = vals.map((v) => expected(TypeString, v)).reverse();
     expect([...out]).toEqual(want.flatMap((c) => [c, c]));
   });

@@ -5,6 +5,7 @@
 import fc from 'fast-check';
 import { QueryContext } from '../../../src/query';
 import { VecFilter } from '../../../src/query/vector/filter';
+import { asideConfig, asideLeased } from '../../../src/query/aggregates/dcountaside';
 import { VecSort } from '../../../src/query/vector/sort';
 import {
   chunkedFrom,
@@ -197,6 +198,18 @@ async function both(q: string, input: string, ctx?: () => QueryContext): Promise
       expect({ q, input, setting, out: few }).toEqual({ q, input, setting, out: off });
     } finally {
       Object.assign(codeChunk, chunk);
+    }
+  }
+  // dcount on a worker thread from the first batch, handed two rows' codes at a time.
+  if (q.includes('dcount')) {
+    const aside = { ...asideConfig };
+    Object.assign(asideConfig, { workers: 1, minRows: 1, rows: 2 });
+    try {
+      const away = await run('on');
+      expect({ q, input, aside: true, out: away }).toEqual({ q, input, aside: true, out: off });
+      expect(asideLeased()).toBe(0);
+    } finally {
+      Object.assign(asideConfig, aside);
     }
   }
 }
