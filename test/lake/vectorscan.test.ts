@@ -10,6 +10,7 @@ import { parseValues, formatValue } from '../../src/formats/zson';
 import { Lake } from '../../src/lake';
 import { VectorScanMode } from '../../src/lake/lake';
 import { ColumnCache } from '../../src/lake/colcache';
+import { asideConfig, asideCounts, asideLeased } from '../../src/query/aggregates/dcountaside';
 import { Materialize } from '../../src/query/vector/operator';
 import { arrayReader } from '../../src/query/runtime/ops/scan';
 import { TypeContext } from '../../src/zed/context';
@@ -176,6 +177,37 @@ test('queries answer the same with the column path forced on and off', async () 
   }
   // Most of them read only some columns.
   expect(vectored).toBeGreaterThanOrEqual(23);
+});
+
+test("dcount on a worker thread answers as in-thread; a sorted input's stays in-thread", async () => {
+  const on = await lakeWith('on');
+  const off = await lakeWith('off');
+  await loadDns(on, off);
+  const saved = { ...asideConfig };
+  Object.assign(asideConfig, { workers: 1, minRows: 1, rows: 7 });
+  try {
+    // [query, dcounts on the worker, dcounts in-thread for want of a free worker]
+    for (const [q, aside, busy] of [
+      ['summarize count(), sum(rtt), dcount(id.orig_h) by query | sort query', 1, 0],
+      // One worker: the second dcount stays in-thread.
+      ['q:=dcount(id.orig_h), r:=dcount(qtype_name) by query | sort query', 1, 1],
+      // Grouped by the pool key: the summarize reads groups as they end.
+      ['dcount(id.orig_h) by ts | sort ts', 0, 0],
+    ] as const) {
+      const before = { ...asideCounts };
+      const a = await run(on, `from dns | ${q}`);
+      expect({
+        q,
+        aside: asideCounts.aside - before.aside,
+        busy: asideCounts.busy - before.busy,
+      }).toEqual({ q, aside, busy });
+      const b = await run(off, `from dns | ${q}`);
+      expect({ q, out: a.out }).toEqual({ q, out: b.out });
+      expect(asideLeased()).toBe(0);
+    }
+  } finally {
+    Object.assign(asideConfig, saved);
+  }
 });
 
 test('with the column cache on, whole-value filters find their rows on column vectors', async () => {

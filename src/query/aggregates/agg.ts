@@ -59,6 +59,13 @@ export interface AggColumn {
    * value derived from the reads, which callers keep.
    */
   touch?(groups: Int32Array, n: number): number;
+  /**
+   * Optional: readies the state that reading every group's result (or
+   * partial) needs, waiting without blocking; Summarize calls it before
+   * reading the groups out (a column that keeps its state on another
+   * thread: dcountaside.ts).
+   */
+  prepare?(partial: boolean): Promise<void>;
 }
 
 /** An aggregate function's definition: create, column, or both. */

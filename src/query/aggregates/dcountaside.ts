@@ -10,11 +10,18 @@
 // a second core").
 //
 // The answers are the worker's DCountColumn's, so they are the ones the
-// column gives in-thread. The two asks block the query's thread until the
-// worker has applied everything sent before and answered; the worker is
-// leased to one column at a time, goes back to the pool (reset) when the
-// column is cleared, and a column with no worker free stays in-thread.
-// Threads start on first use and never keep the process alive.
+// column gives in-thread. Before reading the groups out, Summarize awaits
+// prepare(), which asks for the estimates (or partials) and waits without
+// blocking for the first answer, so a worker that dies fails the query at
+// once; the estimates come 8192 groups to an answer, and result() takes
+// each in turn, blocking only if it is not out yet (as it does, with a
+// time limit, where no prepare() came first). At most IN_FLIGHT chunks
+// of rows wait for the worker, so a worker that falls behind holds the
+// query up rather than its memory. The worker is leased to one column at
+// a time and goes back to the pool when the column is cleared (the
+// answers it did not take are dropped at the next lease); a column with
+// no worker free stays in-thread. Threads start on first use and never
+// keep the process alive.
 
 import { availableParallelism } from 'node:os';
 import { MessageChannel, MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads';
@@ -29,7 +36,7 @@ import { rowsCodes } from './metrowasm';
 
 /** Messages to a dcount worker, in order. */
 export type AsideOp =
-  | { op: 'init'; reply: MessagePort; flag: SharedArrayBuffer }
+  | { op: 'init'; reply: MessagePort; shared: SharedArrayBuffer }
   | { op: 'codes'; size: number; n: number; pairs: Uint32Array }
   | {
       op: 'rows';
@@ -61,8 +68,8 @@ export function parseAsideWorkers(s: string | undefined): number {
   if (s === undefined || s === '' || s === 'auto')
     return Math.max(0, Math.min(4, availableParallelism() - 1));
   if (s === 'off') return 0;
-  if (/^\d+$/.test(s)) return Number(s);
-  throw new Error(`must be auto, off or a number: ${s}`);
+  if (/^\d+$/.test(s) && Number(s) <= 64) return Number(s);
+  throw new Error(`must be auto, off or a number up to 64: ${s}`);
 }
 
 function defaultWorkers(): number {
@@ -88,55 +95,92 @@ export const asideConfig = {
   waitMs: 120_000,
 };
 
+/** Words of a worker's shared memory: answers given, chunks of rows or codes applied. */
+const ANSWERS = 0;
+const APPLIED = 1;
+
+/** Chunks sent that the worker may not have applied yet (the rest wait: memory stays bounded). */
+const IN_FLIGHT = 4;
+
 class AsideWorker {
   private readonly worker: Worker;
   private readonly reply: MessagePort;
-  private readonly flag = new Int32Array(new SharedArrayBuffer(4));
+  private readonly shared = new Int32Array(new SharedArrayBuffer(8));
   broken = false;
+  /** Waiters for the worker's next "ready" (sent once an ask's first answer is out). */
+  private readies: { resolve(): void; reject(e: Error): void }[] = [];
 
   constructor() {
     this.worker = spawnWorker(__dirname, 'dcountworker');
-    this.worker.unref();
     const ch = new MessageChannel();
     this.reply = ch.port1;
     this.reply.unref();
-    this.send({ op: 'init', reply: ch.port2, flag: this.flag.buffer as SharedArrayBuffer }, [
+    this.send({ op: 'init', reply: ch.port2, shared: this.shared.buffer as SharedArrayBuffer }, [
       ch.port2,
     ]);
+    this.worker.on('message', () => this.readies.shift()?.resolve());
     const stop = () => {
       this.broken = true;
+      for (const r of this.readies.splice(0))
+        r.reject(new Error('dcount: its worker thread stopped'));
     };
     this.worker.on('error', stop);
     this.worker.on('exit', stop);
+    // After the listeners: a 'message' listener refs the worker's port.
+    this.worker.unref();
   }
 
   send(op: AsideOp, transfer: (ArrayBuffer | MessagePort)[] = []): void {
     this.worker.postMessage(op, transfer);
   }
 
-  /** Answers asked for and not yet taken. */
-  private owed = 0;
-  /** Answers taken (the worker counts those it gave in the shared word). */
-  private taken = 0;
+  /** Chunks sent (codes or rows messages). */
+  private sent = 0;
 
-  /** Sends a request for n answers (take() them in turn). */
-  ask(op: AsideOp, n: number): void {
-    if (this.broken) throw new Error('dcount: its worker thread stopped');
-    this.send(op);
-    this.owed += n;
+  /** Sends a chunk, first waiting (blocking) while IN_FLIGHT chunks are not applied. */
+  sendChunk(op: AsideOp, transfer: ArrayBuffer[]): void {
+    if (this.sent - Atomics.load(this.shared, APPLIED) >= IN_FLIGHT)
+      this.wait(APPLIED, this.sent - IN_FLIGHT);
+    this.send(op, transfer);
+    this.sent++;
   }
 
-  /** The next answer asked for, waiting for it (blocking this thread). */
-  take(): AsideAnswer {
-    const flag = this.flag;
+  /** Answers asked for and not yet taken. */
+  private owed = 0;
+  /** Answers taken (the worker counts those it gave in the shared word ANSWERS). */
+  private taken = 0;
+
+  /**
+   * Sends a request for n answers (take() them in turn); the promise
+   * settles once the first is out (or the worker stops), so a caller
+   * that can wait without blocking does so.
+   */
+  ask(op: AsideOp, n: number): Promise<void> {
+    if (this.broken) throw new Error('dcount: its worker thread stopped');
+    const ready = new Promise<void>((resolve, reject) => this.readies.push({ resolve, reject }));
+    // A caller that takes at once does not wait for it.
+    ready.catch(() => {});
+    this.send(op);
+    this.owed += n;
+    return ready;
+  }
+
+  /** Blocks while shared word w is still `below` or less (the worker stopped or slow: an error). */
+  private wait(w: number, below: number): void {
     const deadline = Date.now() + asideConfig.waitMs;
-    while (Atomics.wait(flag, 0, this.taken, 50) === 'timed-out') {
+    while (Atomics.load(this.shared, w) <= below) {
+      if (Atomics.wait(this.shared, w, Atomics.load(this.shared, w), 50) !== 'timed-out') continue;
       if (this.broken || Date.now() > deadline) {
         this.broken = true;
         void this.worker.terminate();
         throw new Error('dcount: its worker thread did not answer');
       }
     }
+  }
+
+  /** The next answer asked for, waiting (blocking) for it if it is not out yet. */
+  take(): AsideAnswer {
+    this.wait(ANSWERS, this.taken);
     const m = receiveMessageOnPort(this.reply);
     if (m === undefined) throw new Error('dcount: its worker thread answered nothing');
     this.taken++;
@@ -144,9 +188,14 @@ class AsideWorker {
     return m.message as AsideAnswer;
   }
 
-  /** Takes and drops the answers still owed (a column dropped or changed before reading them). */
+  /** Takes and drops the answers still owed (a column dropped or cleared before reading them). */
   drain(): void {
     while (this.owed > 0 && !this.broken) this.take();
+  }
+
+  /** Ends the thread (tests: a worker that dies). */
+  terminate(): Promise<number> {
+    return this.worker.terminate();
   }
 }
 
@@ -158,8 +207,13 @@ function lease(): AsideWorker | null {
   if (leased >= asideConfig.workers) return null;
   while (idle.length > 0) {
     const w = idle.pop()!;
-    if (!w.broken) {
+    try {
+      // The answers its last column did not take.
       w.drain();
+    } catch {
+      continue;
+    }
+    if (!w.broken) {
       leased++;
       return w;
     }
@@ -231,6 +285,7 @@ export class DCountAside implements AggColumn {
   private changed(): void {
     this.est = null;
     this.parts = null;
+    this.partsAsked = false;
     this.w?.drain();
   }
 
@@ -294,7 +349,7 @@ export class DCountAside implements AggColumn {
     const starts = off.slice(from, to + 1);
     for (let i = 0; i < starts.length; i++) starts[i] -= base;
     const g = grp.slice(from, to);
-    this.w!.send({ op: 'rows', size: this.size, grp: g, bytes, starts, typeId }, [
+    this.w!.sendChunk({ op: 'rows', size: this.size, grp: g, bytes, starts, typeId }, [
       g.buffer,
       bytes.buffer,
       starts.buffer,
@@ -307,7 +362,9 @@ export class DCountAside implements AggColumn {
     const pairs = this.pairs;
     // (Sending detaches pairs: its length is read first.)
     this.pairs = new Uint32Array(pairs.length);
-    this.w.send({ op: 'codes', size: this.size, n: this.n, pairs }, [pairs.buffer as ArrayBuffer]);
+    this.w.sendChunk({ op: 'codes', size: this.size, n: this.n, pairs }, [
+      pairs.buffer as ArrayBuffer,
+    ]);
     this.n = 0;
   }
 
@@ -320,37 +377,67 @@ export class DCountAside implements AggColumn {
     this.w!.send({ op: 'partial', size: this.size, g, bytes }, [bytes.buffer]);
   }
 
+  /**
+   * Asks the worker for what the groups' read-out will need (the
+   * estimates, or the partials for a spill) and waits without blocking
+   * for the first answer (Summarize calls it before reading the groups
+   * out; result() and resultPartial() ask themselves otherwise).
+   */
+  async prepare(partial: boolean): Promise<void> {
+    if (this.local !== null || this.w === null) return;
+    if (partial ? this.parts === null : this.est === null) await this.request(partial);
+  }
+
+  /** Sends the pairs not yet sent and asks for the estimates or the partials. */
+  private request(partial: boolean): Promise<void> {
+    const w = this.w!;
+    this.flush();
+    this.changed();
+    if (partial) {
+      this.partsAsked = true;
+      return w.ask({ op: 'partials', size: this.size }, 1);
+    }
+    this.est = new Float64Array(this.size);
+    this.estTo = 0;
+    return w.ask(
+      { op: 'estimates', size: this.size, step: EST_STEP },
+      Math.ceil(this.size / EST_STEP),
+    );
+  }
+
+  /** Partials asked for and not yet taken. */
+  private partsAsked = false;
+
+  /**
+   * Group g's estimate. Asking estimates every group, so callers read
+   * every group's result with no change in between (Summarize does; a
+   * summarize of sorted input, which reads some groups early, keeps its
+   * dcounts in-thread).
+   */
   result(g: number, zctx: TypeContext): Value {
     if (this.local !== null) return this.local.result(g, zctx);
     const w = this.w!;
-    if (this.est === null) {
-      this.flush();
-      this.changed();
-      w.ask({ op: 'estimates', size: this.size, step: EST_STEP }, Math.ceil(this.size / EST_STEP));
-      this.est = new Float64Array(this.size);
-      this.estTo = 0;
-    }
+    if (this.est === null) void this.request(false);
+    const est = this.est!;
     while (g >= this.estTo) {
       const a = w.take();
       if ('error' in a) {
         this.changed();
         throw new Error(a.error);
       }
-      const { from, est } = a as { from: number; est: Float64Array };
-      this.est.set(est, from);
-      this.estTo = from + est.length;
+      const r = a as { from: number; est: Float64Array };
+      est.set(r.est, r.from);
+      this.estTo = r.from + r.est.length;
     }
-    return out.uint(TypeUint64, this.est[g]);
+    return out.uint(TypeUint64, est[g]);
   }
 
   resultPartial(g: number, zctx: TypeContext): Value {
     if (this.local !== null) return this.local.resultPartial(g, zctx);
     if (this.parts === null) {
-      this.flush();
-      this.changed();
-      const w = this.w!;
-      w.ask({ op: 'partials', size: this.size }, 1);
-      const a = w.take();
+      if (!this.partsAsked) void this.request(true);
+      this.partsAsked = false;
+      const a = this.w!.take();
       if ('error' in a) throw new Error(a.error);
       const { bytes, ends } = a as { bytes: Uint8Array; ends: Int32Array };
       this.parts = { bytes: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), ends };
@@ -360,11 +447,16 @@ export class DCountAside implements AggColumn {
     return out.copy(TypeBytes, bytes, start, ends[g] - start);
   }
 
+  /** Ends the column's worker thread (tests: a worker that dies). */
+  async killWorker(): Promise<void> {
+    await this.w?.terminate();
+  }
+
   /** Empties the column; its worker goes back to the pool and the column goes on in-thread. */
   clear(): void {
     if (this.w !== null) {
+      // Answers not taken are dropped when the worker is next leased.
       dropped.unregister(this);
-      this.changed();
       giveBack(this.w);
       this.w = null;
     }

@@ -19,7 +19,7 @@ const KEEP_BYTES = 64 << 20;
 
 let col = new DCountColumn();
 let reply: MessagePort | null = null;
-let flag: Int32Array | null = null;
+let shared: Int32Array | null = null;
 let failed: string | null = null;
 /** The codes of a rows message's rows. */
 let codes = new Uint32Array(0);
@@ -32,8 +32,13 @@ function grow(size: number): void {
 /** Posts an answer, then counts it in the shared word and wakes the waiting thread. */
 function answer(a: AsideAnswer, transfer: ArrayBuffer[]): void {
   reply!.postMessage(a, transfer);
-  Atomics.add(flag!, 0, 1);
-  Atomics.notify(flag!, 0);
+  Atomics.add(shared!, 0, 1);
+  Atomics.notify(shared!, 0);
+}
+
+/** Tells the asking thread, by a message it may await, that an ask's first answer is out. */
+function ready(): void {
+  parentPort!.postMessage(null);
 }
 
 function apply(op: AsideOp): void {
@@ -74,52 +79,66 @@ function apply(op: AsideOp): void {
   }
 }
 
-parentPort!.on('message', (op: AsideOp) => {
-  if (op.op === 'init') {
-    reply = op.reply;
-    flag = new Int32Array(op.flag);
-    return;
-  }
-  if (op.op === 'estimates' || op.op === 'partials') {
-    // As many answers as asked for, errors included.
-    const n = op.op === 'estimates' ? Math.ceil(op.size / op.step) : 1;
-    let given = 0;
-    try {
-      if (failed !== null) throw new Error(failed);
-      grow(op.size);
-      if (op.op === 'estimates') {
-        for (let from = 0; from < op.size; from += op.step, given++) {
-          const est = new Float64Array(Math.min(op.step, op.size - from));
-          for (let i = 0; i < est.length; i++) est[i] = col.estimate(from + i);
-          answer({ from, est }, [est.buffer]);
-        }
-        return;
+/** Answers an estimates or partials ask: as many answers as asked for, errors included. */
+function respond(op: AsideOp & { op: 'estimates' | 'partials' }): void {
+  const n = op.op === 'estimates' ? Math.ceil(op.size / op.step) : 1;
+  let given = 0;
+  try {
+    if (failed !== null) throw new Error(failed);
+    grow(op.size);
+    if (op.op === 'estimates') {
+      for (let from = 0; from < op.size; from += op.step) {
+        const est = new Float64Array(Math.min(op.step, op.size - from));
+        for (let i = 0; i < est.length; i++) est[i] = col.estimate(from + i);
+        answer({ from, est }, [est.buffer]);
+        if (given++ === 0) ready();
       }
-      const parts = [];
-      const ends = new Int32Array(op.size);
-      let len = 0;
-      for (let g = 0; g < op.size; g++) {
-        const b = col.partialBytes(g);
-        parts.push(b);
-        len += b.length;
-        ends[g] = len;
-      }
-      const bytes = new Uint8Array(len);
-      let o = 0;
-      for (const b of parts) {
-        bytes.set(b, o);
-        o += b.length;
-      }
-      return answer({ bytes, ends }, [bytes.buffer, ends.buffer]);
-    } catch (e) {
-      for (; given < n; given++) answer({ error: (e as Error).message }, []);
+      if (given === 0) ready();
       return;
     }
+    const parts = [];
+    const ends = new Int32Array(op.size);
+    let len = 0;
+    for (let g = 0; g < op.size; g++) {
+      const b = col.partialBytes(g);
+      parts.push(b);
+      len += b.length;
+      ends[g] = len;
+    }
+    const bytes = new Uint8Array(len);
+    let o = 0;
+    for (const b of parts) {
+      bytes.set(b, o);
+      o += b.length;
+    }
+    answer({ bytes, ends }, [bytes.buffer, ends.buffer]);
+    ready();
+  } catch (e) {
+    const first = given === 0;
+    for (; given < n; given++) answer({ error: (e as Error).message }, []);
+    if (first) ready();
   }
-  if (failed !== null && op.op !== 'reset') return;
+}
+
+parentPort!.on('message', (op: AsideOp) => {
+  switch (op.op) {
+    case 'init':
+      reply = op.reply;
+      shared = new Int32Array(op.shared);
+      return;
+    case 'estimates':
+    case 'partials':
+      return respond(op);
+  }
   try {
-    apply(op);
+    if (failed === null || op.op === 'reset') apply(op);
   } catch (e) {
     failed = (e as Error).message;
+  } finally {
+    if (op.op === 'codes' || op.op === 'rows') {
+      // Counted even when it failed: the sender waits on the count.
+      Atomics.add(shared!, 1, 1);
+      Atomics.notify(shared!, 1);
+    }
   }
 });

@@ -233,3 +233,60 @@ test('columns lease at most asideConfig.workers threads, and give them back when
   asideConfig.workers = 0;
   expect(DCountAside.lease()).toBeNull();
 });
+
+test('a column cleared before reading every estimate leaves nothing for the next one', () => {
+  // More groups than one answer holds (8192), of which only the first is read.
+  const a = leaseOne();
+  for (let g = 0; g < 20_000; g++) {
+    a.add();
+    a.consume(g, int(g));
+  }
+  expect(formatValue(a.result(0, zctx))).toBe('1(uint64)');
+  a.clear();
+  const b = leaseOne();
+  const here = new DCountColumn();
+  for (let g = 0; g < 10; g++) {
+    b.add();
+    here.add();
+    for (let v = 0; v <= g; v++) {
+      b.consume(g, int(v));
+      here.consume(g, int(v));
+    }
+  }
+  expect(results(b)).toEqual(results(here));
+});
+
+test('results and partials read after prepare() are the in-thread ones', async () => {
+  const a = leaseOne();
+  const here = new DCountColumn();
+  for (let g = 0; g < 9000; g++) {
+    a.add();
+    here.add();
+    a.consume(g, str(`v${g % 7}`));
+    here.consume(g, str(`v${g % 7}`));
+  }
+  await a.prepare(false);
+  expect(results(a)).toEqual(results(here));
+  await a.prepare(true);
+  expect(results(a)).toEqual(results(here));
+});
+
+test('a worker that dies fails the query, and its lease comes back', async () => {
+  asideConfig.waitMs = 2000;
+  const a = leaseOne();
+  a.add();
+  a.consume(0, str('x'));
+  await a.killWorker();
+  // Awaited: the worker's exit rejects at once.
+  const t0 = Date.now();
+  await expect(a.prepare(false)).rejects.toThrow('dcount: its worker thread stopped');
+  expect(() => a.result(0, zctx)).toThrow(/dcount: its worker thread/);
+  expect(Date.now() - t0).toBeLessThan(1500);
+  a.clear();
+  expect(asideLeased()).toBe(0);
+  // The next column gets a new thread.
+  const b = leaseOne();
+  b.add();
+  b.consume(0, str('y'));
+  expect(formatValue(b.result(0, zctx))).toBe('1(uint64)');
+});

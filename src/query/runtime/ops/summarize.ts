@@ -181,6 +181,7 @@ export class Summarize implements Operator {
     }
     if (this.pending.length > 0) return this.pending.shift()!;
     this.ctx.checkCancelled();
+    if (!this.spill) await this.prepareCols(false);
     const out = this.spill ? await this.mergedResults(BATCH_SIZE) : this.tableResults(BATCH_SIZE);
     if (out.length > 0) return out;
     await this.finish();
@@ -555,10 +556,16 @@ export class Summarize implements Operator {
       this.pending.push(out.slice(i, i + BATCH_SIZE));
   }
 
+  /** Lets the columns ready what reading out every group needs (AggColumn.prepare). */
+  private async prepareCols(partial: boolean): Promise<void> {
+    for (const c of this.cols) if (c.prepare) await c.prepare(partial);
+  }
+
   /** Writes the table's partial results, sorted by key, to a new run. */
   protected async spillTable(): Promise<void> {
     const table = this.table;
     if (table.size === 0) return;
+    await this.prepareCols(true);
     const parts: Value[] = [];
     for (let g = 0; g < table.size; g++) parts.push(this.buildGroup(g, true));
     this.arena.seal();
