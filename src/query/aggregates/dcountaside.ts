@@ -385,7 +385,8 @@ export class DCountAside implements AggColumn {
    */
   async prepare(partial: boolean): Promise<void> {
     if (this.local !== null || this.w === null) return;
-    if (partial ? this.parts === null : this.est === null) await this.request(partial);
+    if (partial ? this.parts === null && !this.partsAsked : this.est === null)
+      await this.request(partial);
   }
 
   /** Sends the pairs not yet sent and asks for the estimates or the partials. */

@@ -690,17 +690,31 @@ function radixSort(
 }
 
 /**
- * True when a key column mixes numbers with other types or holds a float
- * NaN: then the total order is not transitive (numbers compare by value
- * but with other types by type name; NaN equals everything).
+ * True when a key column mixes numbers with other types, holds a float
+ * NaN, or holds two types of one underlying type (a named type and its
+ * underlying one, say): then the total order is not transitive (numbers
+ * compare by value but with other types by type name; NaN equals
+ * everything; values of one underlying type compare by their bodies, but
+ * each with a third type by its own type name).
  */
 function mayBeInconsistent(col: KeyColumn): boolean {
   let num = false;
   let other = false;
   const buf = col.buf;
+  // The first type seen of each underlying type (looked up only where the
+  // type changes from the row before).
+  const byUnder = new Map<number, Type>();
+  let last: Type | null = null;
   for (let i = 0; i < col.types.length; i++) {
     if (col.len[i] < 0) continue;
-    const id = col.types[i].under.id;
+    const t = col.types[i];
+    const id = t.under.id;
+    if (t !== last) {
+      last = t;
+      const seen = byUnder.get(id);
+      if (seen === undefined) byUnder.set(id, t);
+      else if (seen !== t) return true;
+    }
     if (id <= ID.Decimal256) {
       num = true;
       if (id >= ID.Float16 && id <= ID.Float64) {
