@@ -162,13 +162,19 @@ test('-zng.worker on and off answer a large query with the same bytes', async ()
 });
 
 test('-dcount.workers 1 and off answer a large group-by with dcount with the same bytes', async () => {
-  // Past the rows from which a summarize's dcounts go to a worker (asideConfig.minRows).
+  // Past the rows from which a summarize's dcounts go to a worker
+  // (asideConfig.minRows), on columns whatever ZLAKE_VECTOR_SCAN says.
   const rows: string[] = [];
   for (let i = 0; i < 140_000; i++)
     rows.push(JSON.stringify({ ts: i, b: (i * 7919) % 40_000, host: `h${i % 9973}` }));
   const answers: string[] = [];
   for (const [k, mode] of ['1', 'off'].entries()) {
-    const s = await started(path.join(dir, `dcount${k}`), ['-dcount.workers', mode]);
+    const s = await started(path.join(dir, `dcount${k}`), [
+      '-dcount.workers',
+      mode,
+      '-vector.scan',
+      'on',
+    ]);
     try {
       expect(s.log()).toContain(`"dcount_workers":${mode === 'off' ? 0 : 1}`);
       await call(s.base, 'POST', '/pool', {
