@@ -17,7 +17,8 @@
 // each in turn, blocking only if it is not out yet (as it does, with a
 // time limit, where no prepare() came first). At most IN_FLIGHT chunks
 // of rows wait for the worker, so a worker that falls behind holds the
-// query up rather than its memory. The worker is leased to one column at
+// query up rather than its memory: the summarize awaits room() (without
+// blocking, failing at once if the worker stops) before each part. The worker is leased to one column at
 // a time and goes back to the pool when the column is cleared (the
 // answers it did not take are dropped at the next lease); a column with
 // no worker free stays in-thread. Threads start on first use and never
@@ -92,12 +93,19 @@ export const asideConfig = {
   workers: defaultWorkers(),
   minRows: 1 << 17,
   rows: 1 << 16,
-  waitMs: 120_000,
+  waitMs: 30_000,
 };
 
 /** Words of a worker's shared memory: answers given, chunks of rows or codes applied. */
 const ANSWERS = 0;
 const APPLIED = 1;
+
+/** Atomics.waitAsync (Node 16 and later; not in this TypeScript's lib). */
+const waitAsync = (
+  Atomics as unknown as {
+    waitAsync(a: Int32Array, i: number, v: number): { async: boolean; value: unknown };
+  }
+).waitAsync;
 
 /** Chunks sent that the worker may not have applied yet (the rest wait: memory stays bounded). */
 const IN_FLIGHT = 4;
@@ -109,6 +117,11 @@ class AsideWorker {
   broken = false;
   /** Waiters for the worker's next "ready" (sent once an ask's first answer is out). */
   private readies: { resolve(): void; reject(e: Error): void }[] = [];
+  /** Rejects when the thread stops (for waits that race it). */
+  private readonly stopped: Promise<never>;
+  private stop: (e: Error) => void = () => {};
+  /** Waits in progress, which keep the process alive (the thread is unreferenced otherwise). */
+  private holds = 0;
 
   constructor() {
     this.worker = spawnWorker(__dirname, 'dcountworker');
@@ -119,10 +132,13 @@ class AsideWorker {
       ch.port2,
     ]);
     this.worker.on('message', () => this.readies.shift()?.resolve());
+    this.stopped = new Promise<never>((_, reject) => (this.stop = reject));
+    this.stopped.catch(() => {});
     const stop = () => {
       this.broken = true;
-      for (const r of this.readies.splice(0))
-        r.reject(new Error('dcount: its worker thread stopped'));
+      const e = new Error('dcount: its worker thread stopped');
+      for (const r of this.readies.splice(0)) r.reject(e);
+      this.stop(e);
     };
     this.worker.on('error', stop);
     this.worker.on('exit', stop);
@@ -136,6 +152,33 @@ class AsideWorker {
 
   /** Chunks sent (codes or rows messages). */
   private sent = 0;
+
+  /** Keeps the process alive while a wait is in progress. */
+  private hold(): () => void {
+    if (this.holds++ === 0) this.worker.ref();
+    return () => {
+      if (--this.holds === 0) this.worker.unref();
+    };
+  }
+
+  /**
+   * Waits without blocking until another chunk may be sent (fewer than
+   * IN_FLIGHT are not applied), or fails when the thread stops.
+   */
+  async room(): Promise<void> {
+    const release = this.hold();
+    try {
+      for (;;) {
+        if (this.broken) throw new Error('dcount: its worker thread stopped');
+        const applied = Atomics.load(this.shared, APPLIED);
+        if (this.sent - applied < IN_FLIGHT) return;
+        const w = waitAsync(this.shared, APPLIED, applied);
+        if (w.async) await Promise.race([w.value, this.stopped]);
+      }
+    } finally {
+      release();
+    }
+  }
 
   /** Sends a chunk, first waiting (blocking) while IN_FLIGHT chunks are not applied. */
   sendChunk(op: AsideOp, transfer: ArrayBuffer[]): void {
@@ -158,8 +201,9 @@ class AsideWorker {
   ask(op: AsideOp, n: number): Promise<void> {
     if (this.broken) throw new Error('dcount: its worker thread stopped');
     const ready = new Promise<void>((resolve, reject) => this.readies.push({ resolve, reject }));
-    // A caller that takes at once does not wait for it.
-    ready.catch(() => {});
+    const release = this.hold();
+    // (A caller that takes at once does not wait for it.)
+    ready.then(release, release);
     this.send(op);
     this.owed += n;
     return ready;
@@ -383,6 +427,11 @@ export class DCountAside implements AggColumn {
    * for the first answer (Summarize calls it before reading the groups
    * out; result() and resultPartial() ask themselves otherwise).
    */
+  /** Waits without blocking until the worker may be sent another chunk (see AsideWorker.room). */
+  async room(): Promise<void> {
+    if (this.local === null && this.w !== null) await this.w.room();
+  }
+
   async prepare(partial: boolean): Promise<void> {
     if (this.local !== null || this.w === null) return;
     if (partial ? this.parts === null && !this.partsAsked : this.est === null)

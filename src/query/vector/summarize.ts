@@ -121,6 +121,7 @@ export class VecSummarize extends Summarize {
     const step = this.aside && !this.byDict(b) ? asideConfig.rows : m;
     let from = 0;
     while (from < m) {
+      if (this.aside) await this.roomAside();
       const upto = Math.min(m, from + step);
       const end = this.group(b, from, upto);
       this.aggregate(b, from, end);
@@ -128,6 +129,11 @@ export class VecSummarize extends Summarize {
       if (end < upto) await this.spillTable();
     }
     return true;
+  }
+
+  /** Waits, without blocking, until each dcount aside may hand its worker another part. */
+  private async roomAside(): Promise<void> {
+    for (const c of this.cols) if (c instanceof DCountAside) await c.room();
   }
 
   private asideTried = false;

@@ -279,6 +279,7 @@ test('a worker that dies fails the query, and its lease comes back', async () =>
   await a.killWorker();
   // Awaited: the worker's exit rejects at once.
   const t0 = Date.now();
+  await expect(a.room()).rejects.toThrow('dcount: its worker thread stopped');
   await expect(a.prepare(false)).rejects.toThrow('dcount: its worker thread stopped');
   expect(() => a.result(0, zctx)).toThrow(/dcount: its worker thread/);
   expect(Date.now() - t0).toBeLessThan(1500);
@@ -289,4 +290,20 @@ test('a worker that dies fails the query, and its lease comes back', async () =>
   b.add();
   b.consume(0, str('y'));
   expect(formatValue(b.result(0, zctx))).toBe('1(uint64)');
+});
+
+test('room() waits, without blocking, while four chunks are not applied', async () => {
+  asideConfig.rows = 1;
+  const a = leaseOne();
+  a.add();
+  // Many one-pair chunks: the worker lags, and room() lets the sender wait.
+  for (let i = 0; i < 2000; i++) {
+    await a.room();
+    a.consumeCode(0, (i * 2654435761) >>> 0);
+  }
+  const here = new DCountColumn();
+  here.add();
+  for (let i = 0; i < 2000; i++) here.consumeCode(0, (i * 2654435761) >>> 0);
+  await a.prepare(false);
+  expect(results(a)).toEqual(results(here));
 });

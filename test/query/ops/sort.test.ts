@@ -427,6 +427,24 @@ describe('sort: property: equals a stable sort by compare()', () => {
     const vals = parseValues(zctx, '{}(=port) {a:[]([uint8])} {} {}(=port) {a:[1(uint8)]} {}');
     for (const reverse of [false, true]) check(vals, reverse, false, true);
   });
+  test('integers of a named type beside others sort by value, as the reference', () => {
+    // All integers: the reference compares the first key as int64s (its
+    // native path), named types or not.
+    const vals = parseValues(zctx, '-2(int8) 1(int8) 2(=n) 3 -3(int8) 0(n)');
+    const order = sortOrder(vals, {
+      exprs: [fieldPath(zctx, [])],
+      reverse: false,
+      nullsFirst: false,
+    });
+    expect(Array.from(order).map((i) => formatValue(vals[i]))).toEqual([
+      '-3(int8)',
+      '-2(int8)',
+      '0(=n)',
+      '1(int8)',
+      '2(=n)',
+      '3',
+    ]);
+  });
   test('values of random non-numeric types', () => {
     fc.assert(
       fc.property(

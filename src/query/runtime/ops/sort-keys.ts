@@ -691,11 +691,11 @@ function radixSort(
 
 /**
  * True when a key column mixes numbers with other types, holds a float
- * NaN, or holds two types of one underlying type (a named type and its
- * underlying one, say): then the total order is not transitive (numbers
- * compare by value but with other types by type name; NaN equals
- * everything; values of one underlying type compare by their bodies, but
- * each with a third type by its own type name).
+ * NaN, or holds two types of one underlying type that is not a number (a
+ * named type and its underlying one, say): then the total order is not
+ * transitive (numbers compare by value but with other types by type name;
+ * NaN equals everything; values of one underlying type compare by their
+ * bodies, but each with a third type by its own type name).
  */
 function mayBeInconsistent(col: KeyColumn): boolean {
   let num = false;
@@ -709,7 +709,9 @@ function mayBeInconsistent(col: KeyColumn): boolean {
     if (col.len[i] < 0) continue;
     const t = col.types[i];
     const id = t.under.id;
-    if (t !== last) {
+    // (Numbers of twin types compare by value with every number, as the
+    // reference does, natively or not: only other types' twins count.)
+    if (t !== last && id > ID.Decimal256) {
       last = t;
       const seen = byUnder.get(id);
       if (seen === undefined) byUnder.set(id, t);
