@@ -136,6 +136,36 @@ describe('summarize: reference ztests', () => {
       '{typeof:<{y:int64}>,count:3(uint64)}',
     ]);
   });
+  test('top-level output: null and long keys, types changing from group to group', async () => {
+    // Built field by field into one buffer (flatResults): a null key, a
+    // key whose tag takes two bytes, a record whose own tag does not fit
+    // the byte reserved for it, and a sum whose type changes per group.
+    const long = 'x'.repeat(200);
+    const input = `{a:1,b:null,v:1} {a:1,b:"${long}",v:2.5} {a:null,b:"y",v:3} {a:1,b:null,v:4}
+      {a:"s",b:"y",v:null}`;
+    expect(
+      await summarize(input, {
+        keys: [
+          ['a', 'a'],
+          ['b', 'b'],
+        ],
+        aggs: [
+          ['count', 'count'],
+          ['s', 'sum', 'v'],
+        ],
+      }),
+    ).toEqual([
+      '{a:1,b:null,count:2(uint64),s:5}',
+      `{a:1,b:"${long}",count:1(uint64),s:2.5}`,
+      '{a:null,b:"y",count:1(uint64),s:3}',
+      '{a:"s",b:"y",count:1(uint64),s:null}',
+    ]);
+    expect(await summarize(input, { keys: [['b', 'b']], aggs: [['count', 'count']] })).toEqual([
+      '{b:null,count:2(uint64)}',
+      `{b:"${long}",count:1(uint64)}`,
+      '{b:"y",count:2(uint64)}',
+    ]);
+  });
   test('nested output names', async () => {
     const input = `{animal:"cat",s:"a",x:1(int32)} {animal:"dog",s:"b",x:1(int32)} {animal:"cat",s:"a",x:1(int32)}
       {animal:"elephant",s:"a",x:1(int32)} {animal:"cat",s:"b",x:1(int32)}`;

@@ -23,12 +23,12 @@ import { hashBytes } from '../../../zed/hash';
 import { fieldAt } from '../../../zed/record';
 import { Field, Type, TypeNull, TypeRecord } from '../../../zed/types';
 import { EMPTY, Value } from '../../../zed/value';
-import { putUvarint, readUvarint, uv } from '../../../zed/zcode';
+import { Builder, putUvarint, readUvarint, uv } from '../../../zed/zcode';
 import { AggColumn, Aggregator } from '../../aggregates';
 import { isQuiet } from '../../expr/errors';
 import { Expr } from '../../expr/expr';
 import { fieldPath, This } from '../../expr/path';
-import { RecordBuilder } from '../../expr/recordbuilder';
+import { appendTagged, RecordBuilder } from '../../expr/recordbuilder';
 import { ValueArena } from '../arena';
 import { QueryContext } from '../context';
 import { BATCH_SIZE, Operator } from '../operator';
@@ -106,6 +106,12 @@ export class Summarize implements Operator {
   private readonly outTypes: Type[];
   private lastOutTypes: Type[] = [];
   private lastOutType: TypeRecord | null = null;
+  /** Whether every output field is at the top level (flatResults). */
+  private readonly flat: boolean;
+  /** flatResults' builder, its last record's field types and record type. */
+  private flatBuilder: Builder | null = null;
+  private readonly flatTypes: Type[];
+  private flatType: TypeRecord | null = null;
 
   private spill: SpillDir | null = null;
   private runs: SpillFile[] = [];
@@ -144,6 +150,8 @@ export class Summarize implements Operator {
     ]);
     this.keyTypes = new Array<Type>(this.nk);
     this.outTypes = new Array<Type>(this.nk + this.na);
+    this.flatTypes = new Array<Type>(this.nk + this.na);
+    this.flat = this.rb.paths.every((p) => p.length === 1);
     // Spilled partials are flat records {k0,...,a0,...}.
     this.partialKeys = opts.keys.map((_, i) => fieldPath(this.zctx, ['k' + i]));
     this.partialCompare = new Comparator(this.partialKeys, this.dir < 0, true);
@@ -516,11 +524,78 @@ export class Summarize implements Operator {
 
   /** The next results from the in-memory table, in order of first appearance. */
   private tableResults(max: number): Value[] {
+    if (this.flat) return this.flatResults(max);
     const out: Value[] = [];
     const size = this.table.size;
     while (this.outGroup < size && out.length < max)
       out.push(this.buildGroup(this.outGroup++, false));
     this.arena.seal();
+    return out;
+  }
+
+  /**
+   * tableResults when every output field is at the top level (no nested
+   * record to open): each record is written straight into one builder, its
+   * keys copied from the table as they lie (several keys are stored
+   * tagged, one after another, as the record's fields are), and its type
+   * looked up again only when a field's type differs from the last
+   * group's. The records lie end to end as the arena lays values out, so
+   * the ZNG writer copies them as runs.
+   */
+  private flatResults(max: number): Value[] {
+    const table = this.table;
+    const nk = this.nk;
+    const na = this.na;
+    const cols = this.cols;
+    const zctx = this.zctx;
+    const types = this.flatTypes;
+    const b = (this.flatBuilder ??= new Builder(64 * 1024));
+    const kb = table.arena;
+    const from = this.outGroup;
+    const to = Math.min(table.size, from + max);
+    const out = new Array<Value>(to - from);
+    let rt = this.flatType;
+    let lastTv = -1;
+    for (let g = from; g < to; g++) {
+      let same = rt !== null;
+      const tv = table.keyTypes(g);
+      if (tv !== lastTv) {
+        const kt = this.tvs.types(tv);
+        for (let k = 0; k < nk; k++) {
+          if (types[k] !== kt[k]) {
+            types[k] = kt[k];
+            same = false;
+          }
+        }
+        lastTv = tv;
+      }
+      b.grow(2);
+      b.buf[b.len] = 0;
+      b.buf[b.len + 1] = 0;
+      b.len += 2;
+      const start = b.len;
+      const len = table.keyLen(g);
+      if (nk === 1) b.append(kb, table.keyOff(g), len);
+      else if (nk > 1) b.appendRaw(kb, table.keyOff(g), len);
+      for (let a = 0; a < na; a++) {
+        const r = cols[a].result(g, zctx);
+        if (r.type !== types[nk + a]) {
+          types[nk + a] = r.type;
+          same = false;
+        }
+        appendTagged(b, r.buf, r.off, r.len);
+      }
+      if (!same) rt = this.recordType(types);
+      const body = b.len - start;
+      // The tag in the reserved bytes, as ValueArena does.
+      if (body < 0x7f) b.buf[start - 1] = body + 1;
+      out[g - from] = new Value(rt!, EMPTY, start, body);
+    }
+    this.flatType = rt;
+    this.outGroup = to;
+    const buf = Buffer.from(b.buf.subarray(0, b.len));
+    for (let j = 0; j < out.length; j++) out[j].buf = buf;
+    b.reset();
     return out;
   }
 
