@@ -19,7 +19,8 @@ import { ByteSink } from '../formats/io';
 import { newWriter } from '../formats/zng';
 import { compareValues } from '../zed/compare';
 import { TypeContext } from '../zed/context';
-import { decodeFloat, decodeInt, decodeUint } from '../zed/primitive';
+import { bytesCompare, decodeFloat, decodeInt, decodeUint } from '../zed/primitive';
+import { goStableSort, inconsistentKeys, int8ByBytes } from '../zed/stable';
 import { ID, Type } from '../zed/types';
 import { Value } from '../zed/value';
 import { ObjectStore } from '../storage/storage';
@@ -200,8 +201,16 @@ export class PoolWriter {
 }
 
 /**
- * The values in pool-key order, stably. Integer, time and float keys are
+ * The values in pool-key order (nulls last in ascending order, first in
+ * descending), stably: equal keys keep their arrival order (the API
+ * contract asks for it; the reference breaks such ties by the values'
+ * bytes, docs/compatibility.md). Integer, time and float keys are
  * compared through a numeric approximation first, exactly only on ties.
+ * Keys whose order is not transitive (zed/stable.ts, inconsistentKeys),
+ * or int8s compared by their bytes, are sorted by Go's stable sort, as
+ * the reference sorts them: only its algorithm then gives its order
+ * (where no two keys are equal, and ties with a NaN are broken by bytes
+ * as the reference breaks them).
  */
 export function sortByKey(vals: Value[], getter: KeyGetter, order: Order): Value[] {
   const n = vals.length;
@@ -234,21 +243,25 @@ export function sortByKey(vals: Value[], getter: KeyGetter, order: Order): Value
     } else numeric = false;
   }
   const sign = order === 'desc' ? -1 : 1;
+  // The reference's comparator (nulls max); a descending pool swaps the operands.
   const exact = (a: number, b: number): number =>
     compareValues(keyT[a], keyB[a], keyO[a], keyL[a], keyT[b], keyB[b], keyO[b], keyL[b], true);
-  // Input already in order (common: logs arrive by time) needs no sort.
-  let inOrder = true;
+  const ordered = sign < 0 ? (a: number, b: number) => exact(b, a) : exact;
+  const goSort =
+    int8ByBytes(keyT, keyL, false) ||
+    inconsistentKeys(keyT, keyL, (i) => decodeFloat(keyB[i], keyO[i], keyL[i]));
+  if (goSort) numeric = false;
+  // Input already in order (common: logs arrive by time) needs no sort
+  // (where Go's sort must run, it may reorder even such input).
+  let inOrder = !goSort;
   for (let i = 1; i < n && inOrder; i++) {
     const x = approx[i - 1];
     const y = approx[i];
     if (numeric && x !== y) inOrder = (x < y ? -sign : sign) < 0;
-    else inOrder = exact(i - 1, i) * sign <= 0;
+    else inOrder = ordered(i - 1, i) <= 0;
   }
   if (inOrder) return vals;
-  const byExact = (a: number, b: number): number => {
-    const c = exact(a, b);
-    return c !== 0 ? c * sign : a - b;
-  };
+  const byExact = (a: number, b: number): number => ordered(a, b) || a - b;
   let idx: ArrayLike<number>;
   if (numeric) {
     // Radix sort on the approximations (stable), then put each run of equal
@@ -264,7 +277,29 @@ export function sortByKey(vals: Value[], getter: KeyGetter, order: Order): Value
   } else {
     const order: number[] = new Array(n);
     for (let i = 0; i < n; i++) order[i] = i;
-    idx = order.sort(byExact);
+    if (goSort) {
+      // A NaN equals every number, so where one is tied its place is
+      // settled as the reference settles it, by the values' bytes (else it
+      // would stand in the way of the numbers around it); other ties keep
+      // their arrival order.
+      const nan = (i: number) => {
+        const id = keyT[i].under.id;
+        if (keyL[i] < 0 || id < ID.Float16 || id > ID.Float64) return false;
+        const f = decodeFloat(keyB[i], keyO[i], keyL[i]);
+        return f !== f;
+      };
+      const bytes = (a: number, b: number) => {
+        const x = vals[a];
+        const y = vals[b];
+        return bytesCompare(x.buf, x.off, x.len, y.buf, y.off, y.len);
+      };
+      goStableSort(order, (a, b) => {
+        const c = ordered(a, b);
+        if (c !== 0 || !(nan(a) || nan(b))) return c < 0;
+        return (sign < 0 ? bytes(b, a) : bytes(a, b)) < 0;
+      });
+    } else order.sort(byExact);
+    idx = order;
   }
   const out: Value[] = new Array(n);
   for (let i = 0; i < n; i++) out[i] = vals[idx[i]];

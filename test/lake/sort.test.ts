@@ -1,8 +1,11 @@
-// The load sort: pool-key order, stable, for every kind of key.
+// The load sort: pool-key order, stable, for every kind of key, in the
+// reference's algorithm (Go's stable sort) where the order is not transitive.
 
 import fc from 'fast-check';
 import { KeyGetter, keyCompare } from '../../src/lake/keys';
 import { sortByKey } from '../../src/lake/writer';
+import { goStableSort } from '../../src/zed/stable';
+import { formatValue, parseValues } from '../../src/formats/zson';
 import {
   Builder,
   encodeFloat64,
@@ -11,6 +14,7 @@ import {
   TypeContext,
   TypeFloat64,
   TypeInt64,
+  TypeInt8,
   TypeString,
   TypeTime,
   TypeUint64,
@@ -58,16 +62,19 @@ function record(key: Key, i: number): Value {
 }
 
 for (const order of ['asc', 'desc'] as const) {
-  test(`sorts like a stable sort by the total order (${order})`, () => {
+  test(`sorts stably in the reference's algorithm (${order})`, () => {
     const getter = new KeyGetter(['k']);
     const kc = keyCompare(order);
     fc.assert(
       fc.property(fc.array(keyArb, { maxLength: 300 }), (keys) => {
         const vals = keys.map(record);
-        const want = vals
-          .map((v, i) => ({ v, i, k: getter.get(v, Value.null()).copy() }))
-          .sort((a, b) => kc(a.k, b.k) || a.i - b.i)
-          .map((x) => x.v);
+        const ks = vals.map((v) => getter.get(v, Value.null()).copy());
+        // The reference's algorithm on the pool's order: any stable sort
+        // gives its answer where the order is transitive, only Go's where
+        // it is not (numbers beside strings). Equal keys keep their order.
+        const idx = vals.map((_, i) => i);
+        goStableSort(idx, (i, j) => kc(ks[i], ks[j]) < 0);
+        const want = idx.map((i) => vals[i]);
         const got = sortByKey(vals, getter, order);
         expect(got).toEqual(want);
         // And the order is the pool's.
@@ -93,4 +100,54 @@ test('numbers of different types compare numerically, nulls last', () => {
   ];
   const got = sortByKey(vals, getter, 'asc').map((v) => v.buf[v.len - 1] >> 1);
   expect(got).toEqual([4, 1, 0, 2, 3]);
+});
+
+test('int8 keys beside a missing key compare by their bytes, as the reference', () => {
+  // A missing key is a null of type null: not every key is an integer, so
+  // the reference compares the int8s by their bytes (1, -1, 2, -2: the sign
+  // is bit 0), nulls last.
+  const getter = new KeyGetter(['k']);
+  const vals = [2, -2, 1, -1].map((k, i) => record([TypeInt8, encodeInt(k)], i));
+  vals.push(record(null, 4));
+  const got = sortByKey(vals, getter, 'asc').map((v) => v.buf[v.len - 1] >> 1);
+  expect(got).toEqual([2, 3, 0, 1, 4]);
+  // All int8 (the reference's native path): by value.
+  const native = sortByKey(vals.slice(0, 4), getter, 'asc').map((v) => v.buf[v.len - 1] >> 1);
+  expect(native).toEqual([1, 3, 2, 0]);
+});
+
+test("input in order pair by pair is still sorted by Go's algorithm where the order cycles", () => {
+  // 2 < 2.5 by value, 2.5 < "x"(=g) and "x"(=g) < 2 by type name (float64 <
+  // g < int64): every neighbour is in order, yet Go's stable sort, which
+  // compares far apart values too, moves some, and so does the reference.
+  const getter = new KeyGetter(['k']);
+  const named = ctx.lookupTypeNamed('g', TypeString);
+  const cycle: Key[] = [
+    [TypeInt64, encodeInt(2)],
+    [TypeFloat64, encodeFloat64(2.5)],
+    [named, Buffer.from('x')],
+  ];
+  const vals = Array.from({ length: 45 }, (_, i) => record(cycle[i % 3], i));
+  const kc = keyCompare('asc');
+  const ks = vals.map((v) => getter.get(v, Value.null()).copy());
+  const idx = vals.map((_, i) => i);
+  goStableSort(idx, (i, j) => kc(ks[i], ks[j]) < 0);
+  expect(idx).not.toEqual(vals.map((_, i) => i));
+  expect(sortByKey(vals, getter, 'asc')).toEqual(idx.map((i) => vals[i]));
+});
+
+test('a NaN key takes the place the reference gives it, not a wall the numbers stop at', () => {
+  // NaN equals every number; the reference breaks such ties by the values'
+  // bytes, so the numbers still sort around it (an object with its keys
+  // out of order would have a wrong span, and range queries miss rows).
+  const getter = new KeyGetter(['k']);
+  const keys = (s: string, order: 'asc' | 'desc') =>
+    sortByKey(parseValues(ctx, s), getter, order)
+      .map((v) => formatValue(v))
+      .join(' ');
+  expect(keys('{k:2.5} {k:2} {k:NaN} {k:1} {k:0.5}', 'asc')).toBe(
+    '{k:0.5} {k:1} {k:2} {k:2.5} {k:NaN}',
+  );
+  expect(keys('{k:3} {k:NaN} {k:1} {k:2}', 'asc')).toBe('{k:1} {k:2} {k:3} {k:NaN}');
+  expect(keys('{k:3} {k:NaN} {k:1} {k:2}', 'desc')).toBe('{k:NaN} {k:3} {k:2} {k:1}');
 });

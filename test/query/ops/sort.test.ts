@@ -2,12 +2,8 @@ import fc from 'fast-check';
 import { readdirSync } from 'node:fs';
 import { Sort } from '../../../src/query/runtime/ops/sort';
 import { FAN_IN } from '../../../src/query/runtime/ops/spill';
-import {
-  Comparator,
-  goStableSort,
-  guessSortKey,
-  sortOrder,
-} from '../../../src/query/runtime/ops/sort-keys';
+import { Comparator, guessSortKey, sortOrder } from '../../../src/query/runtime/ops/sort-keys';
+import { goStableSort } from '../../../src/zed/stable';
 import { compare } from '../../../src/zed/compare';
 import { TypeContext } from '../../../src/zed/context';
 import { Type } from '../../../src/zed/types';
@@ -426,6 +422,51 @@ describe('sort: property: equals a stable sort by compare()', () => {
   test("{}(=port), {a:[]([uint8])} and {}: Go's stable sort, as the reference", () => {
     const vals = parseValues(zctx, '{}(=port) {a:[]([uint8])} {} {}(=port) {a:[1(uint8)]} {}');
     for (const reverse of [false, true]) check(vals, reverse, false, true);
+  });
+  test("int8s beside a float: by their bytes, in Go's stable sort, as the reference", () => {
+    // Not every key is an integer, so the reference compares int8s by
+    // their bytes (-1 < 1 < -2 < 2) but each with the float by value: no
+    // order is transitive, and the answer is the algorithm's.
+    const vals = parseValues(
+      zctx,
+      '-1(int8) 0.5 1(int8) -2(int8) 2(int8) 0.25 -3(int8) 3(int8) 1.5 -4(int8) 0(int8) 2.5',
+    );
+    for (const reverse of [false, true]) check(vals, reverse, false, true);
+  });
+  /** The values of text sorted by a then b, ascending. */
+  const byAB = (text: string) => {
+    const vals = parseValues(zctx, text);
+    const order = sortOrder(vals, {
+      exprs: [fieldPath(zctx, ['a']), fieldPath(zctx, ['b'])],
+      reverse: false,
+      nullsFirst: false,
+    });
+    return Array.from(order).map((i) => formatValue(vals[i]));
+  };
+  test("int8s beside other numbers in a later key: Go's stable sort, as the reference", () => {
+    // Past the first key the reference always compares int8s by their
+    // bytes (-2 before -4), and each with -2.5 by value.
+    expect(byAB('{a:"x",b:-2.5} {a:"x",b:-4(int8)} {a:"x",b:-2(int8)}')).toEqual([
+      '{a:"x",b:-4(int8)}',
+      '{a:"x",b:-2.5}',
+      '{a:"x",b:-2(int8)}',
+    ]);
+  });
+  test("Go's stable sort keeps the native first key: integers by value", () => {
+    // The later key sends the sort to Go's algorithm; the first key, all
+    // integers, still compares by value there (-3(int8) before -1(int8)).
+    expect(
+      byAB(
+        '{a:-4,b:null} {a:-1(int8),b:3} {a:-3(int8),b:-3(int16)} {a:-4,b:3} {a:3(int8),b:0(int8)} {a:-4(int16),b:-1}',
+      ),
+    ).toEqual([
+      '{a:-4(int16),b:-1}',
+      '{a:-4,b:3}',
+      '{a:-4,b:null}',
+      '{a:-3(int8),b:-3(int16)}',
+      '{a:-1(int8),b:3}',
+      '{a:3(int8),b:0(int8)}',
+    ]);
   });
   test('integers of a named type beside others sort by value, as the reference', () => {
     // All integers: the reference compares the first key as int64s (its

@@ -12,11 +12,23 @@
 
 import { compareValues } from '../../../zed/compare';
 import { TypeContext } from '../../../zed/context';
-import { bytesCompare, bytesEqual, decodeFloat } from '../../../zed/primitive';
+import {
+  bytesCompare,
+  bytesEqual,
+  decodeFloat,
+  decodeIntBig,
+  decodeUintBig,
+} from '../../../zed/primitive';
 import { hashBytes } from '../../../zed/hash';
 import { latin1 } from '../../../formats/zson/gotext';
 import { ID, isSigned, recordOf, Type, TypeNull, TypeRecord } from '../../../zed/types';
 import { Value } from '../../../zed/value';
+import {
+  goStableSort,
+  inconsistentKeys,
+  int8BesideNumbers,
+  int8ByBytes,
+} from '../../../zed/stable';
 import { Builder } from '../../../zed/zcode';
 import { isMissing } from '../../expr/errors';
 import { Expr } from '../../expr/expr';
@@ -294,15 +306,58 @@ class Sorter {
     };
   }
 
+  /**
+   * The reference's comparator, for Go's sort: where every first key is an
+   * integer, time or duration (and the order is not strict) it compares
+   * the first key as int64s (its native path: unsigned values clamped to
+   * the int64 maximum, nulls at either end), going on to the next keys on
+   * a tie, or to compareValues of the first key first where the tie is at
+   * an end of the range (a clamped or null key may hide a difference).
+   */
+  private goCompare(col: KeyColumn): (i: number, j: number) => number {
+    const all = this.cmpFrom(0, false);
+    const n = col.types.length;
+    for (let i = 0; i < n; i++) if (col.types[i].under.id > ID.Time) return all;
+    if (this.strict) return all;
+    const rest = this.cmpFrom(1, false);
+    const MAX = 2n ** 63n - 1n;
+    const MIN = -(2n ** 63n);
+    const v = new BigInt64Array(n);
+    const buf = col.buf;
+    for (let i = 0; i < n; i++) {
+      const len = col.len[i];
+      if (len < 0) v[i] = this.nullsMax ? MAX : MIN;
+      else if (isSigned(col.types[i].under.id)) v[i] = decodeIntBig(buf, col.off[i], len);
+      else {
+        const u = decodeUintBig(buf, col.off[i], len);
+        v[i] = u > MAX ? MAX : u;
+      }
+    }
+    const rev = this.reverse;
+    return (i, j) => {
+      const x = rev ? v[j] : v[i];
+      const y = rev ? v[i] : v[j];
+      if (x !== y) return x < y ? -1 : 1;
+      return x !== MAX && x !== MIN ? rest(i, j) : all(i, j);
+    };
+  }
+
   sort(out: Int32Array): void {
     const col = this.cols[0];
     const n = col.types.length;
-    if (this.cols.some(mayBeInconsistent)) {
+    if (
+      this.cols.some(
+        (c, k) => mayBeInconsistent(c) || (k > 0 && int8BesideNumbers(c.types, c.len)),
+      ) ||
+      int8ByBytes(col.types, col.len, this.strict)
+    ) {
       // Mixed numbers and non-numbers (or NaNs) make the order
       // non-transitive, so the result depends on the algorithm: use the
-      // reference's (Go's stable sort) to get its answer.
+      // reference's (Go's stable sort) to get its answer. So do int8s by
+      // their bytes beside other numbers by value (in the first key unless
+      // it takes the native path; in every later key).
       const idx = Array.from({ length: n }, (_, i) => i);
-      const cmp = this.cmpFrom(0, false);
+      const cmp = this.goCompare(col);
       goStableSort(idx, (i, j) => cmp(i, j) < 0);
       out.set(idx);
       return;
@@ -311,23 +366,15 @@ class Sorter {
     const nonNull: number[] = [];
     const nulls: number[] = [];
     let cls = Class.Unknown;
-    // The reference compares a first key numerically only when every value
-    // (nulls included) is an integer, time or duration; otherwise int8s
-    // compare by their bytes, which our fast paths do not do.
-    let native = true;
-    let int8 = false;
+    // (int8s here compare by value: int8ByBytes was false.)
     for (let i = 0; i < n; i++) {
-      const id = col.types[i].under.id;
-      if (id > ID.Time) native = false;
       if (col.len[i] < 0) {
         nulls.push(i);
         continue;
       }
-      if (id === ID.Int8) int8 = true;
       nonNull.push(i);
-      cls = joinClass(cls, classOf(id));
+      cls = joinClass(cls, classOf(col.types[i].under.id));
     }
-    if (int8 && (!native || this.strict)) cls = Class.Other;
     let sorted: Int32Array;
     if (cls === Class.Signed || cls === Class.Unsigned || cls === Class.MixedInt) {
       sorted = this.sortInts(nonNull, cls);
@@ -689,147 +736,10 @@ function radixSort(
   return { hi, lo, pos };
 }
 
-/**
- * True when a key column mixes numbers with other types, holds a float
- * NaN, or holds two types of one underlying type that is not a number (a
- * named type and its underlying one, say): then the total order is not
- * transitive (numbers compare by value but with other types by type name;
- * NaN equals everything; values of one underlying type compare by their
- * bodies, but each with a third type by its own type name).
- */
+/** inconsistentKeys of a key column. */
 function mayBeInconsistent(col: KeyColumn): boolean {
-  let num = false;
-  let other = false;
   const buf = col.buf;
-  // The first type seen of each underlying type (looked up only where the
-  // type changes from the row before).
-  const byUnder = new Map<number, Type>();
-  let last: Type | null = null;
-  for (let i = 0; i < col.types.length; i++) {
-    if (col.len[i] < 0) continue;
-    const t = col.types[i];
-    const id = t.under.id;
-    // (Numbers of twin types compare by value with every number, as the
-    // reference does, natively or not: only other types' twins count.)
-    if (t !== last && id > ID.Decimal256) {
-      last = t;
-      const seen = byUnder.get(id);
-      if (seen === undefined) byUnder.set(id, t);
-      else if (seen !== t) return true;
-    }
-    if (id <= ID.Decimal256) {
-      num = true;
-      if (id >= ID.Float16 && id <= ID.Float64) {
-        const x = decodeFloat(buf, col.off[i], col.len[i]);
-        if (x !== x) return true;
-      }
-    } else other = true;
-    if (num && other) return true;
-  }
-  return false;
-}
-
-/**
- * Go's sort.SliceStable (insertion sort of blocks of 20, then in-place
- * symmetric merges): for inconsistent comparators, only the same
- * algorithm gives the same order.
- */
-export function goStableSort(data: number[], less: (a: number, b: number) => boolean): void {
-  const n = data.length;
-  const swap = (i: number, j: number) => {
-    const t = data[i];
-    data[i] = data[j];
-    data[j] = t;
-  };
-  const lessAt = (i: number, j: number) => less(data[i], data[j]);
-  const insertion = (a: number, b: number) => {
-    for (let i = a + 1; i < b; i++) {
-      for (let j = i; j > a && lessAt(j, j - 1); j--) swap(j, j - 1);
-    }
-  };
-  const swapRange = (a: number, b: number, k: number) => {
-    for (let i = 0; i < k; i++) swap(a + i, b + i);
-  };
-  const rotate = (a: number, m: number, b: number) => {
-    let i = m - a;
-    let j = b - m;
-    while (i !== j) {
-      if (i > j) {
-        swapRange(m - i, m, j);
-        i -= j;
-      } else {
-        swapRange(m - i, m + j - i, i);
-        j -= i;
-      }
-    }
-    swapRange(m - i, m, i);
-  };
-  const symMerge = (a: number, m: number, b: number): void => {
-    if (m - a === 1) {
-      let i = m;
-      let j = b;
-      while (i < j) {
-        const h = (i + j) >>> 1;
-        if (lessAt(h, a)) i = h + 1;
-        else j = h;
-      }
-      for (let k = a; k < i - 1; k++) swap(k, k + 1);
-      return;
-    }
-    if (b - m === 1) {
-      let i = a;
-      let j = m;
-      while (i < j) {
-        const h = (i + j) >>> 1;
-        if (!lessAt(m, h)) i = h + 1;
-        else j = h;
-      }
-      for (let k = m; k > i; k--) swap(k, k - 1);
-      return;
-    }
-    const mid = (a + b) >>> 1;
-    const nn = mid + m;
-    let start: number;
-    let r: number;
-    if (m > mid) {
-      start = nn - b;
-      r = mid;
-    } else {
-      start = a;
-      r = m;
-    }
-    const p = nn - 1;
-    while (start < r) {
-      const c = (start + r) >>> 1;
-      if (!lessAt(p - c, c)) start = c + 1;
-      else r = c;
-    }
-    const end = nn - start;
-    if (start < m && m < end) rotate(start, m, end);
-    if (a < start && start < mid) symMerge(a, start, mid);
-    if (mid < end && end < b) symMerge(mid, end, b);
-  };
-  let blockSize = 20;
-  let a = 0;
-  let b = blockSize;
-  while (b <= n) {
-    insertion(a, b);
-    a = b;
-    b += blockSize;
-  }
-  insertion(a, n);
-  while (blockSize < n) {
-    a = 0;
-    b = 2 * blockSize;
-    while (b <= n) {
-      symMerge(a, a + blockSize, b);
-      a = b;
-      b += 2 * blockSize;
-    }
-    const m = a + blockSize;
-    if (m < n) symMerge(a, m, n);
-    blockSize *= 2;
-  }
+  return inconsistentKeys(col.types, col.len, (i) => decodeFloat(buf, col.off[i], col.len[i]));
 }
 
 const enum Class {

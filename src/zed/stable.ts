@@ -1,0 +1,195 @@
+// Sorting values as the reference does where its comparator is not a
+// total order: Go's stable sort itself (the one algorithm that then gives
+// the reference's answer), and the tests for the keys that need it. Used
+// by the sort operator (query/runtime/ops/sort-keys.ts) and the lake
+// writer's pool-key sort.
+
+import { ID, Type } from './types';
+
+/**
+ * True when a column of keys (their types, their body lengths with -1 for
+ * null, floatAt(i) decoding key i when it is a float) mixes numbers with
+ * other types, holds a float NaN, or holds two types of one underlying
+ * type that is not a number (a named type and its underlying one, say):
+ * then the total order is not transitive (numbers compare by value but
+ * with other types by type name; NaN equals everything; values of one
+ * underlying type compare by their bodies, but each with a third type by
+ * its own type name).
+ */
+export function inconsistentKeys(
+  types: readonly Type[],
+  len: ArrayLike<number>,
+  floatAt: (i: number) => number,
+): boolean {
+  let num = false;
+  let other = false;
+  // The first type seen of each underlying type (looked up only where the
+  // type changes from the row before).
+  const byUnder = new Map<number, Type>();
+  let last: Type | null = null;
+  for (let i = 0; i < types.length; i++) {
+    if (len[i] < 0) continue;
+    const t = types[i];
+    const id = t.under.id;
+    // (Numbers of twin types compare by value with every number, as the
+    // reference does, natively or not: only other types' twins count.)
+    if (t !== last && id > ID.Decimal256) {
+      last = t;
+      const seen = byUnder.get(id);
+      if (seen === undefined) byUnder.set(id, t);
+      else if (seen !== t) return true;
+    }
+    if (id <= ID.Decimal256) {
+      num = true;
+      if (id >= ID.Float16 && id <= ID.Float64) {
+        const x = floatAt(i);
+        if (x !== x) return true;
+      }
+    } else other = true;
+    if (num && other) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether int8 first keys compare by their bytes, as the reference's
+ * comparator orders them, rather than by value: some key is a non-null
+ * int8 and not every key (nulls included) is an integer, time or
+ * duration (the reference's native path), or the order is strict.
+ */
+export function int8ByBytes(
+  types: readonly Type[],
+  len: ArrayLike<number>,
+  strict: boolean,
+): boolean {
+  let int8 = false;
+  let native = true;
+  for (let i = 0; i < types.length; i++) {
+    const id = types[i].under.id;
+    if (id > ID.Time) native = false;
+    else if (id === ID.Int8 && len[i] >= 0) int8 = true;
+  }
+  return int8 && (!native || strict);
+}
+
+/**
+ * Whether a column of keys holds non-null int8s beside numbers of another
+ * type: the reference compares int8s by their bytes but with other
+ * numbers by value, so the order of such a key after the first (where no
+ * native path applies) is not transitive.
+ */
+export function int8BesideNumbers(types: readonly Type[], len: ArrayLike<number>): boolean {
+  let int8 = false;
+  let other = false;
+  for (let i = 0; i < types.length; i++) {
+    if (len[i] < 0) continue;
+    const id = types[i].under.id;
+    if (id === ID.Int8) int8 = true;
+    else if (id <= ID.Decimal256) other = true;
+    if (int8 && other) return true;
+  }
+  return false;
+}
+
+/**
+ * Go's sort.SliceStable (insertion sort of blocks of 20, then in-place
+ * symmetric merges): for inconsistent comparators, only the same
+ * algorithm gives the same order.
+ */
+export function goStableSort(data: number[], less: (a: number, b: number) => boolean): void {
+  const n = data.length;
+  const swap = (i: number, j: number) => {
+    const t = data[i];
+    data[i] = data[j];
+    data[j] = t;
+  };
+  const lessAt = (i: number, j: number) => less(data[i], data[j]);
+  const insertion = (a: number, b: number) => {
+    for (let i = a + 1; i < b; i++) {
+      for (let j = i; j > a && lessAt(j, j - 1); j--) swap(j, j - 1);
+    }
+  };
+  const swapRange = (a: number, b: number, k: number) => {
+    for (let i = 0; i < k; i++) swap(a + i, b + i);
+  };
+  const rotate = (a: number, m: number, b: number) => {
+    let i = m - a;
+    let j = b - m;
+    while (i !== j) {
+      if (i > j) {
+        swapRange(m - i, m, j);
+        i -= j;
+      } else {
+        swapRange(m - i, m + j - i, i);
+        j -= i;
+      }
+    }
+    swapRange(m - i, m, i);
+  };
+  const symMerge = (a: number, m: number, b: number): void => {
+    if (m - a === 1) {
+      let i = m;
+      let j = b;
+      while (i < j) {
+        const h = (i + j) >>> 1;
+        if (lessAt(h, a)) i = h + 1;
+        else j = h;
+      }
+      for (let k = a; k < i - 1; k++) swap(k, k + 1);
+      return;
+    }
+    if (b - m === 1) {
+      let i = a;
+      let j = m;
+      while (i < j) {
+        const h = (i + j) >>> 1;
+        if (!lessAt(m, h)) i = h + 1;
+        else j = h;
+      }
+      for (let k = m; k > i; k--) swap(k, k - 1);
+      return;
+    }
+    const mid = (a + b) >>> 1;
+    const nn = mid + m;
+    let start: number;
+    let r: number;
+    if (m > mid) {
+      start = nn - b;
+      r = mid;
+    } else {
+      start = a;
+      r = m;
+    }
+    const p = nn - 1;
+    while (start < r) {
+      const c = (start + r) >>> 1;
+      if (!lessAt(p - c, c)) start = c + 1;
+      else r = c;
+    }
+    const end = nn - start;
+    if (start < m && m < end) rotate(start, m, end);
+    if (a < start && start < mid) symMerge(a, start, mid);
+    if (mid < end && end < b) symMerge(mid, end, b);
+  };
+  let blockSize = 20;
+  let a = 0;
+  let b = blockSize;
+  while (b <= n) {
+    insertion(a, b);
+    a = b;
+    b += blockSize;
+  }
+  insertion(a, n);
+  while (blockSize < n) {
+    a = 0;
+    b = 2 * blockSize;
+    while (b <= n) {
+      symMerge(a, a + blockSize, b);
+      a = b;
+      b += 2 * blockSize;
+    }
+    const m = a + blockSize;
+    if (m < n) symMerge(a, m, n);
+    blockSize *= 2;
+  }
+}
