@@ -333,10 +333,15 @@ export class DCountAside implements AggColumn {
     this.w?.drain();
   }
 
+  /** Drops the answers read so far, if any, before a change of state. */
+  private changing(): void {
+    if (this.est !== null || this.parts !== null) this.changed();
+  }
+
   add(): void {
     this.size++;
     if (this.local !== null) this.local.add();
-    else if (this.est !== null || this.parts !== null) this.changed();
+    else this.changing();
   }
 
   consume(g: number, v: Value): void {
@@ -346,7 +351,7 @@ export class DCountAside implements AggColumn {
   /** As DCountColumn.consumeCode. */
   consumeCode(g: number, k: number): void {
     if (this.local !== null) return this.local.consumeCode(g, k);
-    if (this.est !== null || this.parts !== null) this.changed();
+    this.changing();
     const p = this.pairs;
     const i = 2 * this.n++;
     p[i] = g;
@@ -384,7 +389,7 @@ export class DCountAside implements AggColumn {
       rowsCodes(buf, off, from, to, typeId, codes);
       return this.local.consumeCodes(grp, from, to, codes);
     }
-    if (this.est !== null || this.parts !== null) this.changed();
+    this.changing();
     this.flush();
     const base = off[from];
     // A copy (a Buffer's slice() is a view, whose memory sending would take away).

@@ -18,6 +18,7 @@ import { Column, ColumnData, VecBatch } from '../../zed/vector';
 import { Kind, TypeNull } from '../../zed/types';
 import { EMPTY, Value } from '../../zed/value';
 import { putUvarint } from '../../zed/zcode';
+import { AggColumn } from '../aggregates/agg';
 import { AvgColumn } from '../aggregates/avg';
 import { CountColumn } from '../aggregates/count';
 import { codeOf, DCountColumn } from '../aggregates/dcount';
@@ -174,8 +175,7 @@ export class VecSummarize extends Summarize {
     if (this.nk === 1) datas.add(b.cols[this.inputs.keys[0]].data);
     this.inputs.args.forEach((c, a) => {
       const acol = this.cols[a];
-      if (c !== null && (acol instanceof DCountColumn || acol instanceof DCountAside))
-        datas.add(b.cols[c].data);
+      if (c !== null && isDCount(acol)) datas.add(b.cols[c].data);
     });
     for (const d of datas) d.uses++;
   }
@@ -239,7 +239,7 @@ export class VecSummarize extends Summarize {
     const nk = this.nk;
     const col = b.cols[this.inputs.keys[0]];
     if (nk === 1 && col.type !== null && this.valueCompare === null) {
-      if (this.byDict(b)) return this.groupByDict(b, col, from, m);
+      if (dictPays(col.data)) return this.groupByDict(b, col, from, m);
       // No quiet errors in a column of one type that is not an error type.
       if (col.type.kind !== Kind.Error) return this.groupOneType(b, col, from, m);
     }
@@ -464,7 +464,7 @@ export class VecSummarize extends Summarize {
             continue;
           }
         }
-        if (acol instanceof DCountColumn || acol instanceof DCountAside) {
+        if (isDCount(acol)) {
           const d = col.data;
           if (!dictPays(d) && !d.extra?.has('dcount')) {
             // The data's first use: a code per row beats a dictionary of
@@ -491,6 +491,11 @@ export class VecSummarize extends Summarize {
       }
     }
   }
+}
+
+/** Whether an aggregate's column is dcount's, in-thread or aside. */
+function isDCount(c: AggColumn): c is DCountColumn | DCountAside {
+  return c instanceof DCountColumn || c instanceof DCountAside;
 }
 
 /**
