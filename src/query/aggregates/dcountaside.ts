@@ -18,11 +18,11 @@
 // time limit, where no prepare() came first). At most IN_FLIGHT chunks
 // of rows wait for the worker, so a worker that falls behind holds the
 // query up rather than its memory: the summarize awaits room() (without
-// blocking, failing at once if the worker stops) before each part. The worker is leased to one column at
-// a time and goes back to the pool when the column is cleared (the
-// answers it did not take are dropped at the next lease); a column with
-// no worker free stays in-thread. Threads start on first use and never
-// keep the process alive.
+// blocking, failing at once if the worker stops) before each part. The
+// worker is leased to one column at a time and goes back to the pool when
+// the column is cleared (the answers it did not take are dropped at the
+// next lease); a column with no worker free stays in-thread. Threads
+// start on first use and never keep the process alive.
 
 import { availableParallelism } from 'node:os';
 import { MessageChannel, MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads';
@@ -426,17 +426,17 @@ export class DCountAside implements AggColumn {
     this.w!.send({ op: 'partial', size: this.size, g, bytes }, [bytes.buffer]);
   }
 
+  /** Waits without blocking until the worker may be sent another chunk (see AsideWorker.room). */
+  async room(): Promise<void> {
+    if (this.local === null && this.w !== null) await this.w.room();
+  }
+
   /**
    * Asks the worker for what the groups' read-out will need (the
    * estimates, or the partials for a spill) and waits without blocking
    * for the first answer (Summarize calls it before reading the groups
    * out; result() and resultPartial() ask themselves otherwise).
    */
-  /** Waits without blocking until the worker may be sent another chunk (see AsideWorker.room). */
-  async room(): Promise<void> {
-    if (this.local === null && this.w !== null) await this.w.room();
-  }
-
   async prepare(partial: boolean): Promise<void> {
     if (this.local !== null || this.w === null) return;
     if (partial ? this.parts === null && !this.partsAsked : this.est === null)

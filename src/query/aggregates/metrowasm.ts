@@ -373,10 +373,18 @@ export function sparseCodesOf(
 }
 
 /**
+ * The module's calls for a column's rows: at most `rows` rows whose bytes
+ * span at most `bytes` (or one longer row), so that its memory stays
+ * small; where selected rows span over four times their own bytes plus
+ * `slack`, a caller hashes them in JavaScript instead (tests lower all
+ * three).
+ */
+export const codeChunk = { rows: 8192, bytes: 4 << 20, slack: 4096 };
+
+/**
  * The codes of rows from..to of a column of one type (their tags at
  * off[i], the type's underlying ID typeId) into out[k - from], a chunk
- * at a time so that the module's memory stays small: at most 8192 rows
- * spanning at most 4 MiB (or one longer row).
+ * (codeChunk) at a time.
  */
 export function rowsCodes(
   buf: Uint8Array,
@@ -388,7 +396,7 @@ export function rowsCodes(
 ): void {
   for (let c = from; c < to;) {
     let k = c + 1;
-    while (k < to && k - c < 8192 && off[k + 1] - off[c] <= 4 << 20) k++;
+    while (k < to && k - c < codeChunk.rows && off[k + 1] - off[c] <= codeChunk.bytes) k++;
     sparseCodesOf(buf, off[c], off[k], off.subarray(c, k), k - c, typeId, out.subarray(c - from));
     c = k;
   }

@@ -24,7 +24,7 @@ import { CountColumn } from '../aggregates/count';
 import { codeOf, DCountColumn } from '../aggregates/dcount';
 import { asideConfig, DCountAside } from '../aggregates/dcountaside';
 import { MathColumn } from '../aggregates/math';
-import { sparseCodesOf, wasmCodes } from '../aggregates/metrowasm';
+import { codeChunk, rowsCodes, sparseCodesOf, wasmCodes } from '../aggregates/metrowasm';
 import { isMissing, isQuiet } from '../expr/errors';
 import { TRUE } from '../expr/expr';
 import { QueryContext } from '../runtime/context';
@@ -57,13 +57,6 @@ function closer(p: VecOperator): Operator {
  * (a decode worker built it). Tests lower the count to cover both paths.
  */
 export const groupByDictAfter = { uses: 1 };
-
-/**
- * rowCodes's calls: at most `rows` rows whose bytes span at most `bytes`;
- * where the span is over four times the rows' own bytes plus `slack`, the
- * rows are hashed in JavaScript instead (tests lower all three).
- */
-export const codeChunk = { rows: 8192, bytes: 4 << 20, slack: 4096 };
 
 /** Rows a chunk of groupOneType locates, hashes and touches at a time. */
 const CHUNK = 1024;
@@ -197,6 +190,11 @@ export class VecSummarize extends Summarize {
     const n = to - from;
     if (this.codeOut.length < n) this.codeOut = new Uint32Array(n);
     const out = this.codeOut;
+    if (wasm && sel === null) {
+      // Rows end to end: their span is their own bytes.
+      rowsCodes(col.data.buf, col.data.off, from, to, t.under.id, out);
+      return out;
+    }
     const chunk = codeChunk.rows;
     if (this.codeStarts.length < chunk) this.codeStarts = new Int32Array(chunk);
     const starts = this.codeStarts;

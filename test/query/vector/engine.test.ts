@@ -7,12 +7,8 @@ import { QueryContext } from '../../../src/query';
 import { VecFilter } from '../../../src/query/vector/filter';
 import { asideConfig, asideLeased } from '../../../src/query/aggregates/dcountaside';
 import { VecSort } from '../../../src/query/vector/sort';
-import {
-  chunkedFrom,
-  codeChunk,
-  groupByDictAfter,
-  VecSummarize,
-} from '../../../src/query/vector/summarize';
+import { chunkedFrom, groupByDictAfter, VecSummarize } from '../../../src/query/vector/summarize';
+import { codeChunk } from '../../../src/query/aggregates/metrowasm';
 import { zq } from '../helpers';
 
 /** A random field value as ZSON, or undefined for a missing field. */
@@ -190,7 +186,7 @@ async function both(q: string, input: string, ctx?: () => QueryContext): Promise
   const chunk = { ...codeChunk };
   for (const setting of [
     { rows: 2, bytes: 8, slack: 0 },
-    { slack: -Infinity }, // all in JavaScript
+    { slack: -Infinity }, // selected rows all in JavaScript
   ]) {
     Object.assign(codeChunk, setting);
     try {
