@@ -15,9 +15,10 @@
 // reported). Each query runs once to warm up and then BENCH_RUNS times
 // (default 7), the three systems interleaved run by run so that load from
 // other processes on the machine falls on all of them alike; the figures
-// are medians. Each DuckDB (NDJSON and table) has its own child process
-// and the server its own, so each peak RSS is per system and, reset before
-// every query, per query.
+// are medians. Beside each zlake time is the server's CPU a query, all
+// its threads (cpuText). Each DuckDB (NDJSON and table) has its own child
+// process and the server its own, so each peak RSS is per system and,
+// reset before every query, per query.
 
 import { dnsData } from '../dnsdata';
 import { Duck, DuckResult } from '../duckdb';
@@ -31,10 +32,11 @@ import {
   zngValues,
 } from '../lake';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   check,
+  cpuSeconds,
   ensureDataDir,
   fileSize,
   median,
@@ -49,6 +51,17 @@ const N = Number(process.env.BENCH_RECORDS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 /** Small queries a new server answers before the warm figures (see below). */
 const WARMUP_QUERIES = 40;
+
+/**
+ * A query's server CPU (all its threads, user and system, from /proc: in
+ * 10 ms ticks, so a mean over the runs) and the wall time it could take
+ * at best were that CPU spread evenly over the machine's cores: the
+ * floor that only less work, not more threads, can lower.
+ */
+function cpuText(cpu: number): string {
+  const cores = availableParallelism();
+  return `server CPU ${cpu.toFixed(3)} s a query, so at least ${(cpu / cores).toFixed(3)} s on ${cores} cores`;
+}
 
 /** The times of WARMUP_QUERIES count()s, a new server's first queries. */
 async function warmQueryPath(port: number): Promise<number[]> {
@@ -248,9 +261,12 @@ async function main(): Promise<void> {
       const t: DuckResult[] = [];
       const pq: DuckResult[] = [];
       let bytes = 0;
+      let cpu = 0;
       await duckTable.run(parquetSql);
       for (let i = 0; i < RUNS; i++) {
+        const c0 = cpuSeconds(server.pid);
         const r = await queryZng(port, zedQuery);
+        cpu += cpuSeconds(server.pid) - c0;
         bytes = r.body.length;
         z.push(r.seconds);
         j.push(await duckJson.run(jsonSql));
@@ -269,7 +285,7 @@ async function main(): Promise<void> {
         records: N,
         seconds: zs,
         rssMB: zPeak,
-        note: `${vals.length} rows, ${(bytes / 1e6).toFixed(1)} MB ZNG; runs ${runsText(z)}`,
+        note: `${vals.length} rows, ${(bytes / 1e6).toFixed(1)} MB ZNG; runs ${runsText(z)}; ${cpuText(cpu / RUNS)}`,
       });
       report({
         name: `${q.label}: DuckDB NDJSON`,
@@ -338,14 +354,19 @@ async function main(): Promise<void> {
       const zedQuery = `from dns | ${q.zed}`;
       await queryZng(server.port, zedQuery);
       const z: number[] = [];
-      for (let i = 0; i < RUNS; i++) z.push((await queryZng(server.port, zedQuery)).seconds);
+      let cpu = 0;
+      for (let i = 0; i < RUNS; i++) {
+        const c0 = cpuSeconds(server.pid);
+        z.push((await queryZng(server.port, zedQuery)).seconds);
+        cpu += cpuSeconds(server.pid) - c0;
+      }
       const zs = median(z);
       const js = ndjsonSecs.get(q.label) ?? NaN;
       report({
         name: `${q.label}: zlake cold`,
         records: N,
         seconds: zs,
-        note: `scan cache off; runs ${runsText(z)}`,
+        note: `scan cache off; runs ${runsText(z)}; ${cpuText(cpu / RUNS)}`,
       });
       check({
         name: `${q.label}: zlake cold / DuckDB-NDJSON`,
