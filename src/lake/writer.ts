@@ -17,7 +17,7 @@
 
 import { ByteSink } from '../formats/io';
 import { newWriter } from '../formats/zng';
-import { compareValues } from '../zed/compare';
+import { compare, compareValues } from '../zed/compare';
 import { TypeContext } from '../zed/context';
 import { bytesCompare, decodeFloat, decodeInt, decodeUint } from '../zed/primitive';
 import { goStableSort, inconsistentKeys, int8ByBytes } from '../zed/stable';
@@ -387,6 +387,58 @@ function frameBytes(v: Value): number {
   return (v.len > 0 ? v.len : 0) + 3;
 }
 
+/** Whether a key is a float NaN. */
+function isNaNKey(k: Value): boolean {
+  const id = k.type.under.id;
+  if (k.len < 0 || id < ID.Float16 || id > ID.Float64) return false;
+  const f = decodeFloat(k.buf, k.off, k.len);
+  return f !== f;
+}
+
+/**
+ * The values of sorted[from, to) holding the least and the greatest key
+ * of the stream (nulls greatest), for its seek index entry. In order,
+ * these are its first and last keys (its last and first, descending; of
+ * keys that compare equal, the one nearest that end). Where the pool-key
+ * order is not transitive (a NaN, which equals every number, or numbers
+ * beside other types), sorting leaves keys out of order, and the first
+ * and last keys would name a range that leaves some of the stream's keys
+ * out: a key-range scan would skip the stream and lose them, where a scan
+ * by columns (no seek index) finds them. So the bounds are of every key
+ * but NaNs, which no key range holds.
+ */
+function streamBounds(
+  sorted: readonly Value[],
+  from: number,
+  to: number,
+  keys: KeyGetter,
+  desc: boolean,
+): [Value, Value] {
+  const scratch = new Value(sorted[from].type, sorted[from].buf, 0, 0);
+  // The keys (views of the values' bytes) and indexes of the bounds so far.
+  const loK = new Value(scratch.type, scratch.buf, 0, 0);
+  const hiK = new Value(scratch.type, scratch.buf, 0, 0);
+  let lo = -1;
+  let hi = -1;
+  for (let j = from; j < to; j++) {
+    const k = keys.get(sorted[j], scratch);
+    if (isNaNKey(k)) continue;
+    const cl = lo < 0 ? -1 : compare(k, loK, true);
+    if (cl < 0 || (desc && cl === 0)) {
+      lo = j;
+      loK.set(k.type, k.buf, k.off, k.len);
+    }
+    const ch = hi < 0 ? 1 : compare(k, hiK, true);
+    if (ch > 0 || (!desc && ch === 0)) {
+      hi = j;
+      hiK.set(k.type, k.buf, k.off, k.len);
+    }
+  }
+  // Every key a NaN: no range holds any, so the ends as written will do.
+  if (lo < 0) return desc ? [sorted[to - 1], sorted[from]] : [sorted[from], sorted[to - 1]];
+  return [sorted[lo], sorted[hi]];
+}
+
 /**
  * Writes sorted values as one data object and its seek index, handing each
  * stream to cacher (when given) as it is written. The cache entries of an
@@ -443,11 +495,10 @@ async function writeData(
       await zw.write(sorted.slice(start, i));
       await zw.endStream();
       cacher?.put(object, offset, zw.position - offset, sorted, start, i);
-      const first = keyOf(sorted[start]);
-      const last = keyOf(sorted[i - 1]);
+      const [lo, hi] = streamBounds(sorted, start, i, keys, desc);
       entries.push({
-        min: desc ? last : first,
-        max: desc ? first : last,
+        min: keyOf(lo),
+        max: keyOf(hi),
         valOff: start,
         valCnt: i - start,
         offset,
@@ -464,13 +515,10 @@ async function writeData(
     await storage.delete(seekIndexKey(pool.id, id)).catch(() => undefined);
     throw e;
   }
-  const first = entries[0];
-  const last = entries[entries.length - 1];
-  return new DataObject(
-    id,
-    desc ? last.min : first.min,
-    desc ? first.max : last.max,
-    sorted.length,
-    zw.position,
-  );
+  // The object's bounds are its first and last keys, as the reference's
+  // are (which differ from its streams' bounds only where keys are out of
+  // order).
+  const first = keyOf(sorted[0]);
+  const last = keyOf(sorted[sorted.length - 1]);
+  return new DataObject(id, desc ? last : first, desc ? first : last, sorted.length, zw.position);
 }
