@@ -223,6 +223,24 @@ test('keys left out of order by a NaN: a key range finds the same rows by rows a
   }
 });
 
+test('a summarize by a later key that is the pool key keeps each group whole', async () => {
+  // The input is sorted by k, not by h: a group of h is not complete when
+  // a greater k comes (here none does), nor at a batch's end.
+  const recs = ['{k:0,h:"a"}', ...Array<string>(20000).fill('{k:0,h:"b"}'), '{k:0,h:"a"}'];
+  for (const mode of ['on', 'off'] as const) {
+    const lake = await lakeWith(mode);
+    await lake.createPool('p', { layout: { keys: [['k']] } });
+    await lake.load('p', 'main', arrayReader(parseValues(new TypeContext(), recs.join('\n'))));
+    for (const q of ['count() by h,k', 'count() by h,k | sort h']) {
+      expect({ mode, q, out: (await run(lake, `from p | summarize ${q}`)).out }).toEqual({
+        mode,
+        q,
+        out: ['{h:"a",k:0,count:2(uint64)}', '{h:"b",k:0,count:20000(uint64)}'],
+      });
+    }
+  }
+});
+
 test("dcount on a worker thread answers as in-thread; a sorted input's stays in-thread", async () => {
   const on = await lakeWith('on');
   const off = await lakeWith('off');

@@ -237,8 +237,9 @@ function liftIntoSources(seq: dag.Seq): dag.Seq {
 }
 
 /**
- * Marks a summarize grouped by a pool's key (directly after the scan and
- * order-preserving operators) with the direction its input is sorted in.
+ * Marks a summarize whose first group key is a pool's key (directly after
+ * the scan and order-preserving operators) with the direction its input
+ * is sorted in.
  */
 function propagateOrder(seq: dag.Seq): void {
   walkEntries(seq, (s) => {
@@ -255,15 +256,16 @@ function propagateOrder(seq: dag.Seq): void {
         case 'Uniq':
         case 'Fuse':
           continue;
-        case 'Summarize':
-          if (
-            op.keys.some(
-              (k) => pathEqual(k.lhs, key!) && k.rhs.kind === 'This' && pathEqual(k.rhs.path, key!),
-            )
-          ) {
+        case 'Summarize': {
+          // Only by its first key: the summarize takes the groups of a first
+          // key below the largest seen as complete. (The reference marks it
+          // when any key is the pool key, and then splits groups whose first
+          // key comes back: docs/compatibility.md.)
+          const k0 = op.keys[0];
+          if (k0 && pathEqual(k0.lhs, key) && k0.rhs.kind === 'This' && pathEqual(k0.rhs.path, key))
             op.inputSortDir = dir;
-          }
           return s;
+        }
         case 'Put':
           if (op.args.some((a) => pathEqual(a.lhs, key!))) key = null;
           continue;
