@@ -619,13 +619,14 @@ export class Lake {
         decoder: this.decoder,
         layout: layouts,
         // Objects a range covers in part are read by rows, whose seek
-        // index skips the rest (unless forced on); an index lookup's few
-        // streams too.
+        // index skips the rest (forced on too: a filter that gives errors
+        // passes them on, and those of the rows skipped would differ); an
+        // index lookup's few streams too.
         use: (o) =>
           mode !== 'off' &&
           snap.hasVector(o.id) &&
           !rows?.has(o.id.toString()) &&
-          (mode === 'on' || within(o.min, o.max, range)),
+          within(o.min, o.max, range),
         rows: (objs) => {
           const columns = this.columnScan(pool, snap, commit, fields, range);
           const s = this.scanObjects(pool, objs, commit, {
@@ -681,9 +682,8 @@ export class Lake {
       withKey,
       use: (o) =>
         snap.hasVector(o.id) &&
-        (mode === 'on' ||
-          (within(o.min, o.max, range) &&
-            (cached || this.cache.storedBytes(`${pool.id}/${o.id}`) < o.size / 2))),
+        within(o.min, o.max, range) &&
+        (mode === 'on' || cached || this.cache.storedBytes(`${pool.id}/${o.id}`) < o.size / 2),
       layout: (o) => this.vngLayout(pool, o, commit),
       cache: this.columnCache,
     };
