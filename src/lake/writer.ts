@@ -396,16 +396,17 @@ function isNaNKey(k: Value): boolean {
 }
 
 /**
- * The values of sorted[from, to) holding the least and the greatest key
- * of the stream (nulls greatest), for its seek index entry. In order,
- * these are its first and last keys (its last and first, descending; of
- * keys that compare equal, the one nearest that end). Where the pool-key
- * order is not transitive (a NaN, which equals every number, or numbers
- * beside other types), sorting leaves keys out of order, and the first
- * and last keys would name a range that leaves some of the stream's keys
- * out: a key-range scan would skip the stream and lose them, where a scan
- * by columns (no seek index) finds them. So the bounds are of every key
- * but NaNs, which no key range holds.
+ * The values of sorted[from, to) whose keys bound the stream, for its seek
+ * index entry: its first and last (its last and first, descending), as
+ * the reference's are, unless the stream holds float NaNs beside other
+ * floats. A NaN equals every number, so sorting leaves the floats around
+ * it out of order, and the first and last keys would name a range that
+ * leaves some of the stream's keys out: a key-range scan by rows would
+ * skip the stream and lose them, where a scan by columns (no seek index)
+ * finds them. There the bounds are the least and the greatest key but the
+ * NaNs (which no key range holds), in an order that is transitive once
+ * they are left out. (Where other types or integers sit beside the NaNs
+ * it is not, and least and greatest have no meaning: first and last then.)
  */
 function streamBounds(
   sorted: readonly Value[],
@@ -414,8 +415,22 @@ function streamBounds(
   keys: KeyGetter,
   desc: boolean,
 ): [Value, Value] {
+  const ends: [Value, Value] = desc
+    ? [sorted[to - 1], sorted[from]]
+    : [sorted[from], sorted[to - 1]];
   const scratch = new Value(sorted[from].type, sorted[from].buf, 0, 0);
-  // The keys (views of the values' bytes) and indexes of the bounds so far.
+  let nan = false;
+  for (let j = from; j < to; j++) {
+    const k = keys.get(sorted[j], scratch);
+    if (k.len < 0) continue;
+    const id = k.type.under.id;
+    if (id < ID.Float16 || id > ID.Float64) return ends;
+    if (!nan) nan = isNaNKey(k);
+  }
+  if (!nan) return ends;
+  // The keys (views of the values' bytes) and indexes of the bounds so
+  // far; of keys that compare equal, the one nearer the end that first
+  // and last would take.
   const loK = new Value(scratch.type, scratch.buf, 0, 0);
   const hiK = new Value(scratch.type, scratch.buf, 0, 0);
   let lo = -1;
@@ -434,8 +449,8 @@ function streamBounds(
       hiK.set(k.type, k.buf, k.off, k.len);
     }
   }
-  // Every key a NaN: no range holds any, so the ends as written will do.
-  if (lo < 0) return desc ? [sorted[to - 1], sorted[from]] : [sorted[from], sorted[to - 1]];
+  // Every key a NaN: no range holds one, so the ends will do.
+  if (lo < 0) return ends;
   return [sorted[lo], sorted[hi]];
 }
 
