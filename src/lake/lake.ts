@@ -108,9 +108,10 @@ export interface LakeOptions {
    * When scans read objects by their columnar copies: `auto` (the default)
    * when the query names the fields it reads, the object lies wholly in
    * the scan's key range and the scan cache does not hold most of its
-   * rows (decoded rows in memory beat columns in storage), `on` whenever the query names its fields (even
-   * where the row path would skip parts of the object: for testing the
-   * columnar path everywhere), `off` never. Default from ZLAKE_VECTOR_SCAN.
+   * rows (decoded rows in memory beat columns in storage), `on` whatever
+   * the scan cache holds (for testing the columnar path), `off` never. In
+   * every mode an object the key range covers in part is read by rows,
+   * its seek index skipping the rest. Default from ZLAKE_VECTOR_SCAN.
    */
   vectorScan?: VectorScanMode;
   /**

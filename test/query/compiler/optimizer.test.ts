@@ -127,4 +127,13 @@ describe('sorted input for summarize', () => {
     const g = optimize([scan(), put, sum('ts')]);
     expect((g[2] as dag.Summarize).inputSortDir).toBe(0);
   });
+
+  test('by the pool key first, not by it as a later key', () => {
+    const by = (...keys: string[]): dag.Summarize => ({
+      ...sum(keys[0]),
+      keys: keys.map((k) => ({ lhs: [k], rhs: { kind: 'This', path: [k] } })),
+    });
+    expect((optimize([scan(), by('ts', 'x')])[1] as dag.Summarize).inputSortDir).toBe(-1);
+    expect((optimize([scan(), by('x', 'ts')])[1] as dag.Summarize).inputSortDir).toBe(0);
+  });
 });
