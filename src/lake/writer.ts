@@ -282,12 +282,7 @@ export function sortByKey(vals: Value[], getter: KeyGetter, order: Order): Value
       // settled as the reference settles it, by the values' bytes (else it
       // would stand in the way of the numbers around it); other ties keep
       // their arrival order.
-      const nan = (i: number) => {
-        const id = keyT[i].under.id;
-        if (keyL[i] < 0 || id < ID.Float16 || id > ID.Float64) return false;
-        const f = decodeFloat(keyB[i], keyO[i], keyL[i]);
-        return f !== f;
-      };
+      const nan = (i: number) => isNaNKey(keyT[i], keyB[i], keyO[i], keyL[i]);
       const bytes = (a: number, b: number) => {
         const x = vals[a];
         const y = vals[b];
@@ -387,11 +382,11 @@ function frameBytes(v: Value): number {
   return (v.len > 0 ? v.len : 0) + 3;
 }
 
-/** Whether a key is a float NaN. */
-function isNaNKey(k: Value): boolean {
-  const id = k.type.under.id;
-  if (k.len < 0 || id < ID.Float16 || id > ID.Float64) return false;
-  const f = decodeFloat(k.buf, k.off, k.len);
+/** Whether a key (its type and body, len -1 for null) is a float NaN. */
+function isNaNKey(t: Type, buf: Uint8Array, off: number, len: number): boolean {
+  const id = t.under.id;
+  if (len < 0 || id < ID.Float16 || id > ID.Float64) return false;
+  const f = decodeFloat(buf, off, len);
   return f !== f;
 }
 
@@ -425,7 +420,7 @@ function streamBounds(
     if (k.len < 0) continue;
     const id = k.type.under.id;
     if (id < ID.Float16 || id > ID.Float64) return ends;
-    if (!nan) nan = isNaNKey(k);
+    if (!nan) nan = isNaNKey(k.type, k.buf, k.off, k.len);
   }
   if (!nan) return ends;
   // The keys (views of the values' bytes) and indexes of the bounds so
@@ -437,7 +432,7 @@ function streamBounds(
   let hi = -1;
   for (let j = from; j < to; j++) {
     const k = keys.get(sorted[j], scratch);
-    if (isNaNKey(k)) continue;
+    if (isNaNKey(k.type, k.buf, k.off, k.len)) continue;
     const cl = lo < 0 ? -1 : compare(k, loK, true);
     if (cl < 0 || (desc && cl === 0)) {
       lo = j;
