@@ -559,6 +559,30 @@ describe('sort: property: equals a stable sort by compare()', () => {
       );
     }
   });
+  test('both digit widths: 8-bit below 32768 keys, 16-bit from there', () => {
+    // Keys whose every byte varies (so that no pass is skipped), with
+    // duplicates (stability), at sizes on both sides of the switch.
+    const zctx = new TypeContext();
+    let seed = 7;
+    const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0);
+    for (const n of [300, 5000, 32767, 32768, 40000]) {
+      const texts: string[] = [];
+      for (let i = 0; i < n; i++) {
+        const r = next();
+        texts.push(i % 5 === 0 ? `${r % 97}.5` : `${(r / 1000) * (r % 2 ? 1 : -1)}`);
+      }
+      const vals = parseZ(zctx, texts.join(' '));
+      for (const reverse of [false, true]) {
+        const order = sortOrder(vals, { exprs: [fieldPath(zctx, [])], reverse, nullsFirst: false });
+        const idx = vals.map((_, i) => i);
+        idx.sort(
+          (i, j) =>
+            (reverse ? compare(vals[j], vals[i], false) : compare(vals[i], vals[j], true)) || i - j,
+        );
+        expect(Array.from(order)).toEqual(idx);
+      }
+    }
+  });
 });
 
 function parseZ(zctx: TypeContext, text: string): Value[] {

@@ -23,7 +23,7 @@ import {
   mergeRuns,
   RunMerger,
   SpillDir,
-  SpillFile,
+  SpilledRuns,
 } from './spill';
 
 export interface SortOptions {
@@ -54,14 +54,21 @@ export class Sort implements Operator {
   private out: Value[] = [];
   private outPos = 0;
   private spill: SpillDir | null = null;
-  private runs: SpillFile[] = [];
+  private readonly runs = new SpilledRuns((runs) =>
+    mergeRuns(this.ctx, this.spill!, runs, Comparator.forSort(this.spec!), (m) =>
+      m.next(BATCH_SIZE),
+    ),
+  );
   private merger: RunMerger | null = null;
   /** Bytes written to spill files (for stats and tests). */
   spilledBytes = 0;
   /** Runs spilled. */
   spilledRuns = 0;
-  /** Merges of FAN_IN runs into one (for stats and tests). */
-  compactions = 0;
+
+  /** Merges of spilled runs into one (for stats and tests). */
+  get compactions(): number {
+    return this.runs.merges;
+  }
 
   constructor(
     private readonly ctx: QueryContext,
@@ -126,8 +133,8 @@ export class Sort implements Operator {
       this.out = sortValues(flatten(batches), this.spec);
       return;
     }
-    const sources: BatchSource[] = [...this.runs];
-    this.runs = [];
+    // At most FAN_IN sources, the run in memory among them.
+    const sources: BatchSource[] = await this.runs.take(FAN_IN - 1);
     sources.push(new MemorySource(sortValues(flatten(batches), { ...this.spec, strict: true })));
     this.merger = new RunMerger(sources, Comparator.forSort(this.spec));
   }
@@ -135,25 +142,10 @@ export class Sort implements Operator {
   private async spillRun(vals: Value[]): Promise<void> {
     const sorted = sortValues(vals, { ...this.spec!, strict: true });
     this.spill ??= await SpillDir.create(this.ctx);
-    const f = await this.spill.newFile();
-    for (let i = 0; i < sorted.length; i += BATCH_SIZE) {
-      this.ctx.checkCancelled();
-      await f.write(sorted.slice(i, i + BATCH_SIZE));
-    }
-    await f.rewind();
+    const f = await this.spill.writeRun(this.ctx, sorted);
     this.spilledBytes += f.size;
     this.spilledRuns++;
-    this.runs.push(f);
-    if (this.runs.length >= FAN_IN) await this.compactRuns();
-  }
-
-  /** Merges the FAN_IN spilled runs into one that takes their place. */
-  private async compactRuns(): Promise<void> {
-    const runs = this.runs;
-    this.runs = [];
-    const cmp = Comparator.forSort(this.spec!);
-    this.runs.push(await mergeRuns(this.ctx, this.spill!, runs, cmp, (m) => m.next(BATCH_SIZE)));
-    this.compactions++;
+    await this.runs.push(f);
   }
 
   private async finish(): Promise<void> {
@@ -161,8 +153,7 @@ export class Sort implements Operator {
       await this.merger.close();
       this.merger = null;
     }
-    for (const r of this.runs) await r.close();
-    this.runs = [];
+    await this.runs.close();
     if (this.spill) {
       await this.spill.remove();
       this.spill = null;

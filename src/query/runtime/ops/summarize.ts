@@ -11,7 +11,8 @@
 // emits them in order of first appearance, deterministically. When the
 // groups outgrow memory (more than `limit` groups, default 1,000,000, or
 // past QueryContext.memoryLimit bytes) the table's partial results are
-// sorted by key and spilled to a temporary file, and at the end the runs
+// sorted by key and spilled as a run (held in memory while the runs are
+// small, else in a temporary file: SpilledRuns), and at the end the runs
 // are merged: then, as in the reference, output is sorted by the keys.
 //
 // With inputSortDir (set by the optimizer when the input is sorted by the
@@ -33,7 +34,16 @@ import { ValueArena } from '../arena';
 import { QueryContext } from '../context';
 import { BATCH_SIZE, Operator } from '../operator';
 import { Comparator, sortValues } from './sort-keys';
-import { FAN_IN, mergeRuns, RunMerger, SpillDir, SpillFile } from './spill';
+import {
+  batchBytes,
+  BatchSource,
+  FAN_IN,
+  mergeRuns,
+  RunMerger,
+  SpillDir,
+  SpilledRuns,
+  SpillFile,
+} from './spill';
 import { GroupTable, TypeVectors } from './summarize-table';
 
 /** `lhs:=expr` of a group-by key. */
@@ -59,6 +69,8 @@ export interface SummarizeOptions {
 
 /** The reference's default group limit. */
 export const DEFAULT_GROUP_LIMIT = 1_000_000;
+/** Bytes of spilled runs held in memory at most (SpilledRuns.hold). */
+const HELD_RUN_BYTES = 64 * 1024 * 1024;
 
 /** Bytes charged per group beyond its key bytes, and per aggregate function. */
 const GROUP_OVERHEAD = 64;
@@ -114,7 +126,8 @@ export class Summarize implements Operator {
   private flatType: TypeRecord | null = null;
 
   private spill: SpillDir | null = null;
-  private runs: SpillFile[] = [];
+  /** Spilled runs; small ones stay in memory up to a quarter of the memory limit (at most HELD_RUN_BYTES). */
+  private readonly runs: SpilledRuns;
   private merger: RunMerger | null = null;
   private readonly partialTypes = new Map<number, TypeRecord>();
   private readonly partialTvs = new TypeVectors();
@@ -125,9 +138,8 @@ export class Summarize implements Operator {
   private closed = false;
   private pending: Value[][] = [];
   private outGroup = 0;
-  /** Runs spilled, and merges of FAN_IN runs into one (for stats and tests). */
+  /** Runs spilled (for stats and tests). */
   spilledRuns = 0;
-  compactions = 0;
   private readonly field = new Value(TypeNull, EMPTY, 0, -1);
 
   constructor(
@@ -143,6 +155,10 @@ export class Summarize implements Operator {
     this.mergeCols = this.aggs.map((a) => a.newColumn());
     this.na = opts.aggs.length;
     this.limit = opts.limit && opts.limit > 0 ? opts.limit : DEFAULT_GROUP_LIMIT;
+    this.runs = new SpilledRuns(
+      (runs) => this.mergePartials(runs),
+      Math.min(HELD_RUN_BYTES, ctx.memoryLimit / 4),
+    );
     this.dir = opts.inputSortDir ?? 0;
     this.rb = new RecordBuilder(this.zctx, [
       ...opts.keys.map((k) => k.lhs),
@@ -182,15 +198,16 @@ export class Summarize implements Operator {
       if (this.closed) return null;
       if (!more) {
         this.eof = true;
-        if (this.spill) await this.spillTable();
+        if (this.spilledRuns > 0) await this.spillTable();
         break;
       }
       if (this.dir !== 0 && this.valueCompare) await this.emitCompleted();
     }
     if (this.pending.length > 0) return this.pending.shift()!;
     this.ctx.checkCancelled();
-    if (!this.spill) await this.prepareCols(false);
-    const out = this.spill ? await this.mergedResults(BATCH_SIZE) : this.tableResults(BATCH_SIZE);
+    const spilled = this.spilledRuns > 0;
+    if (!spilled) await this.prepareCols(false);
+    const out = spilled ? await this.mergedResults(BATCH_SIZE) : this.tableResults(BATCH_SIZE);
     if (out.length > 0) return out;
     await this.finish();
     return null;
@@ -604,7 +621,7 @@ export class Summarize implements Operator {
    * seen so far (they cannot grow), sorted by that key.
    */
   private async emitCompleted(): Promise<void> {
-    if (this.spill) {
+    if (this.spilledRuns > 0) {
       const out = await this.mergedResults(Infinity, this.maxSpillKey);
       if (out.length > 0) this.pending.push(out);
       return;
@@ -650,19 +667,12 @@ export class Summarize implements Operator {
       nullsFirst: this.dir < 0,
       strict: true,
     });
-    this.spill ??= await SpillDir.create(this.ctx);
-    const f = await this.spill.newFile();
-    for (let i = 0; i < sorted.length; i += BATCH_SIZE) {
-      this.ctx.checkCancelled();
-      await f.write(sorted.slice(i, i + BATCH_SIZE));
-    }
-    await f.rewind();
     this.spilledRuns++;
-    if (this.merger) await this.merger.add(f);
-    else {
-      this.runs.push(f);
-      if (this.runs.length >= FAN_IN) await this.compactRuns();
-    }
+    const bytes = batchBytes(sorted);
+    // Sorted input whose merge has begun takes the run from a file.
+    if (this.merger) await this.merger.add(await this.writeRun(sorted));
+    else if (this.runs.canHold(bytes)) await this.runs.hold(sorted, bytes);
+    else await this.runs.push(await this.writeRun(sorted));
     if (!this.eof && this.valueCompare && this.nk > 0) {
       const last = sorted[sorted.length - 1];
       const k0 = this.partialKeys[0].eval(last);
@@ -681,10 +691,7 @@ export class Summarize implements Operator {
    * whose first key is below it (sorted input).
    */
   private async mergedResults(max: number, below: Value | null = null): Promise<Value[]> {
-    if (!this.merger) {
-      this.merger = new RunMerger(this.runs, this.partialCompare);
-      this.runs = [];
-    }
+    this.merger ??= new RunMerger(await this.runs.take(FAN_IN), this.partialCompare);
     const merger = this.merger;
     const nk = this.nk;
     const out: Value[] = [];
@@ -750,14 +757,16 @@ export class Summarize implements Operator {
     return arena.end(partial ? this.partialType(types) : this.recordType(types));
   }
 
-  /**
-   * Merges the FAN_IN spilled runs into one run of merged partials that
-   * takes their place.
-   */
-  private async compactRuns(): Promise<void> {
-    const runs = this.runs;
-    this.runs = [];
-    const f = await mergeRuns(this.ctx, this.spill!, runs, this.partialCompare, async (m) => {
+  /** A new spill file of sorted values. */
+  private async writeRun(sorted: Value[]): Promise<SpillFile> {
+    this.spill ??= await SpillDir.create(this.ctx);
+    return this.spill.writeRun(this.ctx, sorted);
+  }
+
+  /** Merges spilled runs into one run of merged partials (SpilledRuns). */
+  private async mergePartials(runs: BatchSource[]): Promise<SpillFile> {
+    this.spill ??= await SpillDir.create(this.ctx);
+    return mergeRuns(this.ctx, this.spill, runs, this.partialCompare, async (m) => {
       await m.peek();
       const batch: Value[] = [];
       while (batch.length < BATCH_SIZE && m.head() !== null)
@@ -765,8 +774,11 @@ export class Summarize implements Operator {
       this.arena.seal();
       return batch;
     });
-    this.runs.push(f);
-    this.compactions++;
+  }
+
+  /** Merges of spilled runs into one (for stats and tests). */
+  get compactions(): number {
+    return this.runs.merges;
   }
 
   private async finish(): Promise<void> {
@@ -774,8 +786,7 @@ export class Summarize implements Operator {
       await this.merger.close();
       this.merger = null;
     }
-    for (const r of this.runs) await r.close();
-    this.runs = [];
+    await this.runs.close();
     if (this.spill) {
       await this.spill.remove();
       this.spill = null;
