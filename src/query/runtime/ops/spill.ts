@@ -135,8 +135,17 @@ export class SpillFile implements BatchSource {
     this.pos = 0;
     const src: ByteSource = {
       read: async () => {
-        if (this.closed) return null;
-        const fh = (this.fh ??= await open(this.path, 'r'));
+        if (this.fh === null) {
+          if (this.closed) return null;
+          const opened = await open(this.path, 'r');
+          // Closed while it opened (a cancelled query): not kept.
+          if (this.closed) {
+            await opened.close();
+            return null;
+          }
+          this.fh = opened;
+        }
+        const fh = this.fh;
         // A fresh buffer per read: values point into it after we return.
         const buf = Buffer.allocUnsafe(READ_CHUNK);
         const { bytesRead } = await fh.read(buf, 0, READ_CHUNK, this.pos);
