@@ -419,6 +419,50 @@ describe('summarize: spilling past the memory limit', () => {
       tmp.cleanup();
     }
   });
+  test('sorted input spilling a run per row keeps few files open, held in memory or in files', async () => {
+    // A group per row (the second key differs) and -limit 1: a run per
+    // row, which the merge that began at the first completed groups takes
+    // as it spills. Each run once stayed open as a file to the end of the
+    // query: a descriptor a row, then EMFILE.
+    const text = Array.from(
+      { length: 600 },
+      (_, i) => `{k:"n${String(Math.floor(i / 3)).padStart(4, '0')}",j:${i % 7}}`,
+    ).join('\n');
+    const spec: Spec = {
+      keys: [
+        ['k', 'k'],
+        ['j', 'j'],
+      ],
+      aggs: [['c', 'count']],
+      inputSortDir: 1,
+    };
+    const mem = await summarize(text, spec);
+    // memoryLimit 400 holds no run in memory (a quarter of it is less than
+    // a run), so every run is a file.
+    for (const memoryLimit of [undefined, 400]) {
+      const tmp = spillTmp();
+      try {
+        const ctx = newCtx({ tmpDir: tmp.dir, memoryLimit });
+        const openFds = () => readdirSync('/proc/self/fd').length;
+        const before = openFds();
+        let maxOpen = 0;
+        const source = new (class extends TestSource {
+          override async pull(): Promise<Value[] | null> {
+            maxOpen = Math.max(maxOpen, openFds());
+            return super.pull();
+          }
+        })(zson(ctx, text), 10);
+        const op = new Summarize(ctx, source, opts(ctx, { ...spec, limit: 1 }));
+        const spilled = (await pullAll(op)).map((v) => formatValue(v));
+        expect(op.spilledRuns).toBeGreaterThan(400);
+        expect(maxOpen - before).toBeLessThanOrEqual(FAN_IN + 4);
+        expect(spilled.slice().sort()).toEqual(mem.slice().sort());
+        expect(tmp.leftovers()).toEqual([]);
+      } finally {
+        tmp.cleanup();
+      }
+    }
+  });
   test('close() mid-stream removes spill files and closes the input', async () => {
     const tmp = spillTmp();
     try {

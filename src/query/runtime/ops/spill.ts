@@ -235,7 +235,8 @@ export class SpilledRuns {
   constructor(
     /** Merges runs (neighbours, in order) into one new spill file. */
     private readonly merge: (runs: BatchSource[]) => Promise<BatchSource>,
-    private readonly holdBytes = 0,
+    /** Bytes of runs held in memory at most. */
+    readonly holdBytes = 0,
   ) {}
 
   get length(): number {
@@ -510,6 +511,7 @@ export class RunMerger {
     for (let i = 0; i < this.sources.length; i++) {
       const c = new Cursor(this.sources[i], i, nkeys);
       if (await this.fill(c)) this.push(c);
+      else await c.src.close();
     }
   }
 
@@ -522,6 +524,7 @@ export class RunMerger {
     const c = new Cursor(src, this.sources.length, this.cmp.exprs.length);
     this.sources.push(src);
     if (await this.fill(c)) this.push(c);
+    else await src.close();
   }
 
   /** The next value without consuming it, or null at the end. */
@@ -549,7 +552,7 @@ export class RunMerger {
       this.down(0);
       return null;
     }
-    return this.fill(c).then((more) => {
+    return this.fill(c).then(async (more) => {
       if (more) this.down(0);
       else {
         const last = heap.pop()!;
@@ -557,6 +560,9 @@ export class RunMerger {
           heap[0] = last;
           this.down(0);
         }
+        // Its file's descriptor goes now, not at the end of the merge: a
+        // merge that takes runs as they spill may see thousands.
+        await c.src.close();
       }
     });
   }

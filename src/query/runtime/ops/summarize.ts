@@ -38,6 +38,7 @@ import {
   batchBytes,
   BatchSource,
   FAN_IN,
+  MemorySource,
   mergeRuns,
   RunMerger,
   SpillDir,
@@ -129,6 +130,8 @@ export class Summarize implements Operator {
   /** Spilled runs; small ones stay in memory up to a quarter of the memory limit (at most HELD_RUN_BYTES). */
   private readonly runs: SpilledRuns;
   private merger: RunMerger | null = null;
+  /** Bytes of the runs given to the merge from memory after it began. */
+  private mergerHeld = 0;
   private readonly partialTypes = new Map<number, TypeRecord>();
   private readonly partialTvs = new TypeVectors();
   private readonly partialKeys: Expr[];
@@ -669,9 +672,16 @@ export class Summarize implements Operator {
     });
     this.spilledRuns++;
     const bytes = batchBytes(sorted);
-    // Sorted input whose merge has begun takes the run from a file.
-    if (this.merger) await this.merger.add(await this.writeRun(sorted));
-    else if (this.runs.canHold(bytes)) await this.runs.hold(sorted, bytes);
+    if (this.merger) {
+      // Sorted input whose merge has begun: the run joins the merge, from
+      // memory while the runs it took so add up to the memory allowed for
+      // held runs (the merge consumes them as their groups complete), else
+      // from a file, which the merge closes once read.
+      if (this.mergerHeld + bytes <= this.runs.holdBytes) {
+        this.mergerHeld += bytes;
+        await this.merger.add(new MemorySource(sorted));
+      } else await this.merger.add(await this.writeRun(sorted));
+    } else if (this.runs.canHold(bytes)) await this.runs.hold(sorted, bytes);
     else await this.runs.push(await this.writeRun(sorted));
     if (!this.eof && this.valueCompare && this.nk > 0) {
       const last = sorted[sorted.length - 1];
