@@ -42,6 +42,20 @@ async function summarize(
   return run(new Summarize(ctx, src(ctx, input, batchSize), opts(ctx, spec)));
 }
 
+/** Open file descriptors of this process. */
+const openFds = () => readdirSync('/proc/self/fd').length;
+
+/** A TestSource that records the most descriptors opened since it was made, seen at each pull. */
+class FdWatchingSource extends TestSource {
+  private readonly before = openFds();
+  maxOpened = 0;
+
+  override async pull(): Promise<Value[] | null> {
+    this.maxOpened = Math.max(this.maxOpened, openFds() - this.before);
+    return super.pull();
+  }
+}
+
 /** Sorted output, as `| sort this` in the ztests. */
 async function sorted(input: string, spec: Spec): Promise<string[]> {
   const ctx = newCtx();
@@ -395,20 +409,12 @@ describe('summarize: spilling past the memory limit', () => {
     try {
       const mem = await summarize(many, spec, { tmpDir: tmp.dir });
       const ctx = newCtx({ tmpDir: tmp.dir });
-      const openFds = () => readdirSync('/proc/self/fd').length;
-      const before = openFds();
-      let maxOpen = 0;
-      const source = new (class extends TestSource {
-        override async pull(): Promise<Value[] | null> {
-          maxOpen = Math.max(maxOpen, openFds());
-          return super.pull();
-        }
-      })(zson(ctx, many), 10);
+      const source = new FdWatchingSource(zson(ctx, many), 10);
       const op = new Summarize(ctx, source, opts(ctx, { ...spec, limit: 1 }));
       const spilled = (await pullAll(op)).map((v) => formatValue(v));
       expect(op.spilledRuns).toBeGreaterThan(300);
       expect(op.compactions).toBeGreaterThanOrEqual(Math.floor(op.spilledRuns / FAN_IN));
-      expect(maxOpen - before).toBeLessThanOrEqual(FAN_IN + 4);
+      expect(source.maxOpened).toBeLessThanOrEqual(FAN_IN + 4);
       expect(spilled.length).toBe(400);
       expect(spilled.slice().sort()).toEqual(mem.slice().sort());
       // Output of a spilled summarize is sorted by key.
@@ -443,19 +449,11 @@ describe('summarize: spilling past the memory limit', () => {
       const tmp = spillTmp();
       try {
         const ctx = newCtx({ tmpDir: tmp.dir, memoryLimit });
-        const openFds = () => readdirSync('/proc/self/fd').length;
-        const before = openFds();
-        let maxOpen = 0;
-        const source = new (class extends TestSource {
-          override async pull(): Promise<Value[] | null> {
-            maxOpen = Math.max(maxOpen, openFds());
-            return super.pull();
-          }
-        })(zson(ctx, text), 10);
+        const source = new FdWatchingSource(zson(ctx, text), 10);
         const op = new Summarize(ctx, source, opts(ctx, { ...spec, limit: 1 }));
         const spilled = (await pullAll(op)).map((v) => formatValue(v));
         expect(op.spilledRuns).toBeGreaterThan(400);
-        expect(maxOpen - before).toBeLessThanOrEqual(FAN_IN + 4);
+        expect(source.maxOpened).toBeLessThanOrEqual(FAN_IN + 4);
         expect(spilled.slice().sort()).toEqual(mem.slice().sort());
         expect(tmp.leftovers()).toEqual([]);
       } finally {
