@@ -96,6 +96,72 @@ describe('SpilledRuns', () => {
     expect(await allIds(left)).toEqual(Array.from({ length: 20 }, (_, i) => i));
   });
 
+  test('a run in a file after held runs: the held ones are written out first, as one', async () => {
+    const s = stack(1000);
+    for (let i = 0; i < 3; i++) await s.runs.hold(held(i), 64);
+    await s.runs.push(new Run([3]));
+    expect(s.merges).toEqual([3]);
+    // Held runs after it are held again, and the bytes counted are theirs.
+    await s.runs.hold(held(4), 64);
+    expect(s.merges).toEqual([3]);
+    expect(s.runs.memory.bytes).toBe(64);
+    expect(await allIds(await s.runs.take(FAN_IN))).toEqual([0, 1, 2, 3, 4]);
+  });
+
+  test('memory counts held runs until they are closed, after take() too', async () => {
+    const s = stack(10_000);
+    for (let i = 0; i < 5; i++) await s.runs.hold(held(i), 100);
+    expect(s.runs.memory.bytes).toBe(500);
+    const runs = await s.runs.take(FAN_IN);
+    expect(s.runs.memory.bytes).toBe(500);
+    for (const r of runs) {
+      await r.close();
+      await r.close();
+    }
+    expect(s.runs.memory.bytes).toBe(0);
+    // Merged runs let their memory go: 64 held runs become one file.
+    for (let i = 0; i < FAN_IN; i++) await s.runs.hold(held(i), 100);
+    expect(s.merges).toEqual([FAN_IN]);
+    expect(s.runs.memory.bytes).toBe(0);
+  });
+
+  test('levels never rise along the list, whatever the mix of held and written runs', async () => {
+    // Rising levels stop the merges at the end of the list (they look for
+    // FAN_IN runs of one level there), and a held run written out right
+    // after a run in a file used to rise above it.
+    const s = stack(1000);
+    const n = 20_000;
+    const rising = (l: readonly number[]) => l.some((x, i) => i > 0 && x > l[i - 1]);
+    let rose = 0;
+    for (let i = 0; i < n; i++) {
+      if (i % 7 === 0) await s.runs.push(new Run([i]));
+      else await s.runs.hold(held(i), 300);
+      if (rising(s.runs.levelList)) rose++;
+    }
+    expect(rose).toBe(0);
+    expect(s.runs.length).toBeLessThan(3 * FAN_IN);
+    expect(await allIds(await s.runs.take(FAN_IN))).toEqual(Array.from({ length: n }, (_, i) => i));
+  });
+
+  test('close() during a merge closes the merged run and keeps nothing', async () => {
+    let release: () => void = () => undefined;
+    const merged = new Run([0, 1]);
+    const runs = new SpilledRuns(async (rs) => {
+      await new Promise<void>((r) => (release = r));
+      for (const r of rs) await r.close();
+      return merged;
+    }, 1000);
+    await runs.hold(held(0), 600);
+    const pending = runs.hold(held(1), 600);
+    await new Promise((r) => setImmediate(r));
+    await runs.close();
+    release();
+    await pending;
+    expect(merged.closed).toBe(true);
+    expect(runs.length).toBe(0);
+    expect(runs.memory.bytes).toBe(0);
+  });
+
   test('close() closes the runs still held', async () => {
     const s = stack();
     const rs = [new Run([0]), new Run([1])];

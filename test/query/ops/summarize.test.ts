@@ -45,14 +45,32 @@ async function summarize(
 /** Open file descriptors of this process. */
 const openFds = () => readdirSync('/proc/self/fd').length;
 
-/** A TestSource that records the most descriptors opened since it was made, seen at each pull. */
+/**
+ * A TestSource that records the most descriptors opened since it was
+ * made, seen at each pull of it and at each sample() (between pulls of
+ * the output).
+ */
 class FdWatchingSource extends TestSource {
   private readonly before = openFds();
   maxOpened = 0;
 
   override async pull(): Promise<Value[] | null> {
-    this.maxOpened = Math.max(this.maxOpened, openFds() - this.before);
+    this.sample();
     return super.pull();
+  }
+
+  sample(): void {
+    this.maxOpened = Math.max(this.maxOpened, openFds() - this.before);
+  }
+
+  /** All of op's output, sampling the descriptors between its batches. */
+  async pullAll(op: Summarize): Promise<string[]> {
+    const out: string[] = [];
+    for (let b = await op.pull(); b !== null; b = await op.pull()) {
+      this.sample();
+      for (const v of b) out.push(formatValue(v));
+    }
+    return out;
   }
 }
 
@@ -405,35 +423,40 @@ describe('summarize: spilling past the memory limit', () => {
         ['all', 'collect', 'n'],
       ],
     };
-    const tmp = spillTmp();
-    try {
-      const mem = await summarize(many, spec, { tmpDir: tmp.dir });
-      const ctx = newCtx({ tmpDir: tmp.dir });
-      const source = new FdWatchingSource(zson(ctx, many), 10);
-      const op = new Summarize(ctx, source, opts(ctx, { ...spec, limit: 1 }));
-      const spilled = (await pullAll(op)).map((v) => formatValue(v));
-      expect(op.spilledRuns).toBeGreaterThan(300);
-      expect(op.compactions).toBeGreaterThanOrEqual(Math.floor(op.spilledRuns / FAN_IN));
-      expect(source.maxOpened).toBeLessThanOrEqual(FAN_IN + 4);
-      expect(spilled.length).toBe(400);
-      expect(spilled.slice().sort()).toEqual(mem.slice().sort());
-      // Output of a spilled summarize is sorted by key.
-      const keys = spilled.map((l) => /k:"key(\d+)"/.exec(l)![1]);
-      expect(keys).toEqual(keys.slice().sort());
-      expect(tmp.leftovers()).toEqual([]);
-    } finally {
-      tmp.cleanup();
+    const mem = await summarize(many, spec);
+    // By default every run is held in memory until 64 of them merge into
+    // a file; memoryLimit 2000 holds a few hundred bytes of runs, so most
+    // are written out, several at a time.
+    for (const memoryLimit of [undefined, 2000]) {
+      const tmp = spillTmp();
+      try {
+        const ctx = newCtx({ tmpDir: tmp.dir, memoryLimit });
+        const source = new FdWatchingSource(zson(ctx, many), 10);
+        const op = new Summarize(ctx, source, opts(ctx, { ...spec, limit: 1 }));
+        const spilled = await source.pullAll(op);
+        expect(op.spilledRuns).toBeGreaterThan(300);
+        expect(op.compactions).toBeGreaterThanOrEqual(Math.floor(op.spilledRuns / FAN_IN));
+        if (memoryLimit !== undefined) expect(op.compactions).toBeGreaterThan(op.spilledRuns / 20);
+        expect(source.maxOpened).toBeLessThanOrEqual(FAN_IN + 4);
+        expect(spilled.length).toBe(400);
+        expect(spilled.slice().sort()).toEqual(mem.slice().sort());
+        // Output of a spilled summarize is sorted by key.
+        const keys = spilled.map((l) => /k:"key(\d+)"/.exec(l)![1]);
+        expect(keys).toEqual(keys.slice().sort());
+        expect(tmp.leftovers()).toEqual([]);
+      } finally {
+        tmp.cleanup();
+      }
     }
   });
   test('sorted input spilling a run per row keeps few files open, held in memory or in files', async () => {
     // A group per row (the second key differs) and -limit 1: a run per
     // row, which the merge that began at the first completed groups takes
     // as it spills. Each run once stayed open as a file to the end of the
-    // query: a descriptor a row, then EMFILE.
-    const text = Array.from(
-      { length: 600 },
-      (_, i) => `{k:"n${String(Math.floor(i / 3)).padStart(4, '0')}",j:${i % 7}}`,
-    ).join('\n');
+    // query: a descriptor a row, then EMFILE. With one first key for all
+    // rows no group completes before the end, so every run waits.
+    const row = (i: number, constant: boolean) =>
+      `{k:"n${constant ? 0 : String(Math.floor(i / 3)).padStart(4, '0')}",j:${constant ? i : i % 7}}`;
     const spec: Spec = {
       keys: [
         ['k', 'k'],
@@ -442,22 +465,24 @@ describe('summarize: spilling past the memory limit', () => {
       aggs: [['c', 'count']],
       inputSortDir: 1,
     };
-    const mem = await summarize(text, spec);
-    // memoryLimit 400 holds no run in memory (a quarter of it is less than
-    // a run), so every run is a file.
-    for (const memoryLimit of [undefined, 400]) {
-      const tmp = spillTmp();
-      try {
-        const ctx = newCtx({ tmpDir: tmp.dir, memoryLimit });
-        const source = new FdWatchingSource(zson(ctx, text), 10);
-        const op = new Summarize(ctx, source, opts(ctx, { ...spec, limit: 1 }));
-        const spilled = (await pullAll(op)).map((v) => formatValue(v));
-        expect(op.spilledRuns).toBeGreaterThan(400);
-        expect(source.maxOpened).toBeLessThanOrEqual(FAN_IN + 4);
-        expect(spilled.slice().sort()).toEqual(mem.slice().sort());
-        expect(tmp.leftovers()).toEqual([]);
-      } finally {
-        tmp.cleanup();
+    for (const constant of [false, true]) {
+      const text = Array.from({ length: 600 }, (_, i) => row(i, constant)).join('\n');
+      const mem = await summarize(text, spec);
+      // memoryLimit 400 holds at most 100 bytes of runs: about one.
+      for (const memoryLimit of [undefined, 400]) {
+        const tmp = spillTmp();
+        try {
+          const ctx = newCtx({ tmpDir: tmp.dir, memoryLimit });
+          const source = new FdWatchingSource(zson(ctx, text), 10);
+          const op = new Summarize(ctx, source, opts(ctx, { ...spec, limit: 1 }));
+          const spilled = await source.pullAll(op);
+          expect(op.spilledRuns).toBeGreaterThan(400);
+          expect(source.maxOpened).toBeLessThanOrEqual(FAN_IN + 4);
+          expect(spilled.slice().sort()).toEqual(mem.slice().sort());
+          expect(tmp.leftovers()).toEqual([]);
+        } finally {
+          tmp.cleanup();
+        }
       }
     }
   });

@@ -8,8 +8,8 @@
 // back are decoded into the query's type context, so their types are the
 // very types they had when written.
 //
-// RunMerger merges sorted runs (spilled files, plus an in-memory run) by a
-// Comparator, stable by run order: the external merge sort.
+// RunMerger merges sorted runs (spilled files, and runs held in memory) by
+// a Comparator, stable by run order: the external merge sort.
 
 import { mkdtemp, open, rm, FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -28,8 +28,8 @@ export const SPILL_PREFIX = 'zlake-spill-';
 
 /**
  * Spilled runs merged at once: sort and summarize merge runs FAN_IN at a
- * time into one as they accumulate (SpilledRuns), so a merge's open files
- * stay bounded.
+ * time into one as they accumulate (SpilledRuns), so that few runs are
+ * left to merge at the end.
  */
 export const FAN_IN = 64;
 
@@ -86,17 +86,20 @@ export class SpillDir {
 /** A source of value batches (a spilled run, or values in memory). */
 export interface BatchSource {
   read(): Promise<Value[] | null>;
+  /** Safe to call more than once. */
   close(): Promise<void>;
 }
 
 /**
  * One spill file: write values, call rewind(), then read them back in
- * order (read() is a BatchSource). A rewound file holds no descriptor
- * until its first read, so runs waiting to be merged keep none open.
+ * order (read() is a BatchSource). A rewound file holds a descriptor only
+ * while a read of it is in flight: a merge may take thousands of runs,
+ * each waiting for its keys' turn.
  */
 export class SpillFile implements BatchSource {
   private writer: ZngWriter | null;
   private reader: ZngReader | null = null;
+  /** The handle it is written through, until rewind(). */
   private fh: FileHandle | null;
   private pos = 0;
   private closed = false;
@@ -130,28 +133,24 @@ export class SpillFile implements BatchSource {
       await this.writer.close();
       this.writer = null;
     }
-    await this.fh?.close();
+    const fh = this.fh;
     this.fh = null;
+    await fh?.close();
     this.pos = 0;
     const src: ByteSource = {
       read: async () => {
-        if (this.fh === null) {
-          if (this.closed) return null;
-          const opened = await open(this.path, 'r');
-          // Closed while it opened (a cancelled query): not kept.
-          if (this.closed) {
-            await opened.close();
-            return null;
-          }
-          this.fh = opened;
+        if (this.closed || this.pos >= this.size) return null;
+        const rd = await open(this.path, 'r');
+        try {
+          // A fresh buffer per read: values point into it after we return.
+          const buf = Buffer.allocUnsafe(Math.min(READ_CHUNK, this.size - this.pos));
+          const { bytesRead } = await rd.read(buf, 0, buf.length, this.pos);
+          if (bytesRead === 0) return null;
+          this.pos += bytesRead;
+          return buf.subarray(0, bytesRead);
+        } finally {
+          await rd.close();
         }
-        const fh = this.fh;
-        // A fresh buffer per read: values point into it after we return.
-        const buf = Buffer.allocUnsafe(READ_CHUNK);
-        const { bytesRead } = await fh.read(buf, 0, READ_CHUNK, this.pos);
-        if (bytesRead === 0) return null;
-        this.pos += bytesRead;
-        return buf.subarray(0, bytesRead);
       },
     };
     this.reader = new ZngReader(src, { ctx: this.zctx });
@@ -162,6 +161,7 @@ export class SpillFile implements BatchSource {
     return this.reader.read();
   }
 
+  /** Safe to call more than once. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
@@ -219,16 +219,21 @@ export async function mergeRuns(
  *
  * Small runs may be held in memory rather than written (hold()), up to
  * holdBytes in all: the held runs are the last ones, and are written out
- * as one merged run when they pass that or number FAN_IN. A run per few
- * thousand values (a summarize's small -limit) otherwise paid a file's
- * open, write, close, reopen, read and unlink each, most of its time.
+ * as one merged run when they pass that or number FAN_IN, or before a run
+ * in a file is added after them. A run per few thousand values (a
+ * summarize's small -limit) otherwise paid a file's open, write, close,
+ * reopen, read and unlink each, most of its time. `memory` counts the
+ * held runs' bytes until they are closed, also after take() handed them
+ * over.
  */
 export class SpilledRuns {
   private runs: BatchSource[] = [];
   private levels: number[] = [];
   /** Bytes of each run held in memory (0 for a file). */
   private sizes: number[] = [];
+  /** Bytes of the held runs in the list (the last ones). */
   private held = 0;
+  private closed = false;
   /** Merges done (for stats and tests). */
   merges = 0;
 
@@ -237,14 +242,21 @@ export class SpilledRuns {
     private readonly merge: (runs: BatchSource[]) => Promise<BatchSource>,
     /** Bytes of runs held in memory at most. */
     readonly holdBytes = 0,
+    readonly memory = new HeldMemory(),
   ) {}
 
   get length(): number {
     return this.runs.length;
   }
 
+  /** The runs' levels, first to last (for tests). */
+  get levelList(): readonly number[] {
+    return this.levels;
+  }
+
   /** Adds a run spilled to a file after all the others. */
   async push(run: BatchSource): Promise<void> {
+    await this.writeHeld();
     this.append(run, 0);
     await this.cascade();
   }
@@ -259,12 +271,8 @@ export class SpilledRuns {
    * the others, held in memory until the held runs pass holdBytes.
    */
   async hold(vals: Value[], bytes: number): Promise<void> {
-    this.append(new MemorySource(vals), bytes);
-    if (this.held > this.holdBytes) {
-      let k = 0;
-      while (k < this.runs.length && this.sizes[this.runs.length - 1 - k] > 0) k++;
-      await this.mergeTail(k, 1);
-    }
+    this.append(new MemorySource(vals, this.memory, bytes), bytes);
+    if (this.held > this.holdBytes) await this.writeHeld();
     await this.cascade();
   }
 
@@ -273,7 +281,7 @@ export class SpilledRuns {
    * in order (the caller then owns them).
    */
   async take(max: number): Promise<BatchSource[]> {
-    while (this.runs.length > max) {
+    while (this.runs.length > max && !this.closed) {
       const k = Math.min(FAN_IN, this.runs.length - max + 1);
       await this.mergeTail(k, this.levels[this.runs.length - k] + 1);
     }
@@ -292,6 +300,14 @@ export class SpilledRuns {
     this.held += bytes;
   }
 
+  /** Writes the held runs at the end of the list out as one run. */
+  private async writeHeld(): Promise<void> {
+    const n = this.runs.length;
+    let k = 0;
+    while (k < n && this.sizes[n - 1 - k] > 0) k++;
+    if (k > 0) await this.mergeTail(k, 1);
+  }
+
   /**
    * Levels never rise along the list, so the last FAN_IN runs are of one
    * level when the first of them is of the last one's.
@@ -299,30 +315,38 @@ export class SpilledRuns {
   private async cascade(): Promise<void> {
     for (;;) {
       const n = this.runs.length;
-      if (n < FAN_IN || this.levels[n - FAN_IN] !== this.levels[n - 1]) return;
+      if (this.closed || n < FAN_IN || this.levels[n - FAN_IN] !== this.levels[n - 1]) return;
       await this.mergeTail(FAN_IN, this.levels[n - 1] + 1);
     }
   }
 
+  /** Merges the last k runs into one of the given level (at most the level of the run before). */
   private async mergeTail(k: number, level: number): Promise<void> {
     const n = this.runs.length;
     const merged = await this.merge(this.runs.slice(n - k));
+    if (this.closed) {
+      // Closed while it merged (a cancelled query).
+      await merged.close();
+      return;
+    }
     for (let i = n - k; i < n; i++) this.held -= this.sizes[i];
     this.runs.length = n - k;
     this.levels.length = n - k;
     this.sizes.length = n - k;
     this.runs.push(merged);
-    this.levels.push(level);
+    this.levels.push(n - k > 0 ? Math.min(level, this.levels[n - k - 1]) : level);
     this.sizes.push(0);
     this.merges++;
   }
 
   async close(): Promise<void> {
-    for (const r of this.runs) await r.close();
+    this.closed = true;
+    const runs = this.runs;
     this.runs = [];
     this.levels = [];
     this.sizes = [];
     this.held = 0;
+    for (const r of runs) await r.close();
   }
 }
 
@@ -439,10 +463,24 @@ export abstract class BufferingOperator implements Operator {
   }
 }
 
+/** Bytes of one operator's runs held in memory, wherever they are (SpilledRuns, a merge). */
+export class HeldMemory {
+  bytes = 0;
+}
+
 /** Values in memory as a BatchSource (a sort's last, unspilled run, or a held run). */
 export class MemorySource implements BatchSource {
   private done = false;
-  constructor(private vals: Value[]) {}
+  private closed = false;
+
+  /** With memory: bytes (batchBytes of vals) count in it until the source is closed. */
+  constructor(
+    private vals: Value[],
+    private readonly memory: HeldMemory | null = null,
+    private readonly bytes = 0,
+  ) {
+    if (memory !== null) memory.bytes += bytes;
+  }
 
   async read(): Promise<Value[] | null> {
     if (this.done || this.vals.length === 0) return null;
@@ -452,8 +490,12 @@ export class MemorySource implements BatchSource {
     return v;
   }
 
+  /** Safe to call more than once. */
   async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
     this.vals = [];
+    if (this.memory !== null) this.memory.bytes -= this.bytes;
   }
 }
 
@@ -482,6 +524,8 @@ class Cursor {
 export class RunMerger {
   private heap: Cursor[] = [];
   private started = false;
+  /** Sources closed already (each is closed once read to its end). */
+  private readonly ended = new Set<BatchSource>();
 
   constructor(
     private readonly sources: BatchSource[],
@@ -511,7 +555,7 @@ export class RunMerger {
     for (let i = 0; i < this.sources.length; i++) {
       const c = new Cursor(this.sources[i], i, nkeys);
       if (await this.fill(c)) this.push(c);
-      else await c.src.close();
+      else await this.end(c.src);
     }
   }
 
@@ -524,7 +568,14 @@ export class RunMerger {
     const c = new Cursor(src, this.sources.length, this.cmp.exprs.length);
     this.sources.push(src);
     if (await this.fill(c)) this.push(c);
-    else await src.close();
+    else await this.end(src);
+  }
+
+  /** Closes a source read to its end (once). */
+  private async end(src: BatchSource): Promise<void> {
+    if (this.ended.has(src)) return;
+    this.ended.add(src);
+    await src.close();
   }
 
   /** The next value without consuming it, or null at the end. */
@@ -560,9 +611,9 @@ export class RunMerger {
           heap[0] = last;
           this.down(0);
         }
-        // Its file's descriptor goes now, not at the end of the merge: a
-        // merge that takes runs as they spill may see thousands.
-        await c.src.close();
+        // Its memory goes now, not at the end of the merge: a merge that
+        // takes runs as they spill may see thousands.
+        await this.end(c.src);
       }
     });
   }
@@ -581,7 +632,7 @@ export class RunMerger {
   }
 
   async close(): Promise<void> {
-    for (const s of this.sources) await s.close();
+    for (const s of this.sources) await this.end(s);
     this.heap = [];
   }
 

@@ -130,8 +130,6 @@ export class Summarize implements Operator {
   /** Spilled runs; small ones stay in memory up to a quarter of the memory limit (at most HELD_RUN_BYTES). */
   private readonly runs: SpilledRuns;
   private merger: RunMerger | null = null;
-  /** Bytes of the runs given to the merge from memory after it began. */
-  private mergerHeld = 0;
   private readonly partialTypes = new Map<number, TypeRecord>();
   private readonly partialTvs = new TypeVectors();
   private readonly partialKeys: Expr[];
@@ -465,7 +463,9 @@ export class Summarize implements Operator {
   protected full(): boolean {
     const t = this.table;
     if (t.size >= this.limit) return true;
-    return t.bytes + t.size * (GROUP_OVERHEAD + AGG_OVERHEAD * this.na) >= this.ctx.memoryLimit;
+    // Spilled runs held in memory (at most a quarter of the limit) count too.
+    const bytes = t.bytes + t.size * (GROUP_OVERHEAD + AGG_OVERHEAD * this.na);
+    return bytes + this.runs.memory.bytes >= this.ctx.memoryLimit;
   }
 
   protected updateMaxTableKey(v: Value): Value {
@@ -672,15 +672,14 @@ export class Summarize implements Operator {
     });
     this.spilledRuns++;
     const bytes = batchBytes(sorted);
+    const held = this.runs.memory;
     if (this.merger) {
       // Sorted input whose merge has begun: the run joins the merge, from
-      // memory while the runs it took so add up to the memory allowed for
-      // held runs (the merge consumes them as their groups complete), else
-      // from a file, which the merge closes once read.
-      if (this.mergerHeld + bytes <= this.runs.holdBytes) {
-        this.mergerHeld += bytes;
-        await this.merger.add(new MemorySource(sorted));
-      } else await this.merger.add(await this.writeRun(sorted));
+      // memory while the held runs fit (the merge lets each go once read),
+      // else from a file.
+      if (held.bytes + bytes <= this.runs.holdBytes)
+        await this.merger.add(new MemorySource(sorted, held, bytes));
+      else await this.merger.add(await this.writeRun(sorted));
     } else if (this.runs.canHold(bytes)) await this.runs.hold(sorted, bytes);
     else await this.runs.push(await this.writeRun(sorted));
     if (!this.eof && this.valueCompare && this.nk > 0) {
@@ -767,16 +766,19 @@ export class Summarize implements Operator {
     return arena.end(partial ? this.partialType(types) : this.recordType(types));
   }
 
+  /** The spill directory, made on first use. */
+  private async spillDir(): Promise<SpillDir> {
+    return (this.spill ??= await SpillDir.create(this.ctx));
+  }
+
   /** A new spill file of sorted values. */
   private async writeRun(sorted: Value[]): Promise<SpillFile> {
-    this.spill ??= await SpillDir.create(this.ctx);
-    return this.spill.writeRun(this.ctx, sorted);
+    return (await this.spillDir()).writeRun(this.ctx, sorted);
   }
 
   /** Merges spilled runs into one run of merged partials (SpilledRuns). */
   private async mergePartials(runs: BatchSource[]): Promise<SpillFile> {
-    this.spill ??= await SpillDir.create(this.ctx);
-    return mergeRuns(this.ctx, this.spill, runs, this.partialCompare, async (m) => {
+    return mergeRuns(this.ctx, await this.spillDir(), runs, this.partialCompare, async (m) => {
       await m.peek();
       const batch: Value[] = [];
       while (batch.length < BATCH_SIZE && m.head() !== null)
