@@ -227,10 +227,8 @@ export async function mergeRuns(
  * over.
  */
 export class SpilledRuns {
-  private runs: BatchSource[] = [];
-  private levels: number[] = [];
-  /** Bytes of each run held in memory (0 for a file). */
-  private sizes: number[] = [];
+  /** The runs in spill order, each with its level and, held in memory, its bytes (0 for a file). */
+  private runs: { run: BatchSource; level: number; bytes: number }[] = [];
   /** Bytes of the held runs in the list (the last ones). */
   private held = 0;
   private closed = false;
@@ -251,7 +249,7 @@ export class SpilledRuns {
 
   /** The runs' levels, first to last (for tests). */
   get levelList(): readonly number[] {
-    return this.levels;
+    return this.runs.map((r) => r.level);
   }
 
   /** Adds a run spilled to a file after all the others. */
@@ -283,28 +281,29 @@ export class SpilledRuns {
   async take(max: number): Promise<BatchSource[]> {
     while (this.runs.length > max && !this.closed) {
       const k = Math.min(FAN_IN, this.runs.length - max + 1);
-      await this.mergeTail(k, this.levels[this.runs.length - k] + 1);
+      await this.mergeTail(k, this.runs[this.runs.length - k].level + 1);
     }
-    const runs = this.runs;
-    this.runs = [];
-    this.levels = [];
-    this.sizes = [];
-    this.held = 0;
-    return runs;
+    return this.clear();
   }
 
   private append(run: BatchSource, bytes: number): void {
-    this.runs.push(run);
-    this.levels.push(0);
-    this.sizes.push(bytes);
+    this.runs.push({ run, level: 0, bytes });
     this.held += bytes;
+  }
+
+  /** Empties the list, returning its runs. */
+  private clear(): BatchSource[] {
+    const runs = this.runs.map((r) => r.run);
+    this.runs = [];
+    this.held = 0;
+    return runs;
   }
 
   /** Writes the held runs at the end of the list out as one run. */
   private async writeHeld(): Promise<void> {
     const n = this.runs.length;
     let k = 0;
-    while (k < n && this.sizes[n - 1 - k] > 0) k++;
+    while (k < n && this.runs[n - 1 - k].bytes > 0) k++;
     if (k > 0) await this.mergeTail(k, 1);
   }
 
@@ -315,38 +314,36 @@ export class SpilledRuns {
   private async cascade(): Promise<void> {
     for (;;) {
       const n = this.runs.length;
-      if (this.closed || n < FAN_IN || this.levels[n - FAN_IN] !== this.levels[n - 1]) return;
-      await this.mergeTail(FAN_IN, this.levels[n - 1] + 1);
+      if (this.closed || n < FAN_IN) return;
+      const level = this.runs[n - 1].level;
+      if (this.runs[n - FAN_IN].level !== level) return;
+      await this.mergeTail(FAN_IN, level + 1);
     }
   }
 
   /** Merges the last k runs into one of the given level (at most the level of the run before). */
   private async mergeTail(k: number, level: number): Promise<void> {
-    const n = this.runs.length;
-    const merged = await this.merge(this.runs.slice(n - k));
+    const tail = this.runs.slice(this.runs.length - k);
+    const merged = await this.merge(tail.map((r) => r.run));
     if (this.closed) {
       // Closed while it merged (a cancelled query).
       await merged.close();
       return;
     }
-    for (let i = n - k; i < n; i++) this.held -= this.sizes[i];
-    this.runs.length = n - k;
-    this.levels.length = n - k;
-    this.sizes.length = n - k;
-    this.runs.push(merged);
-    this.levels.push(n - k > 0 ? Math.min(level, this.levels[n - k - 1]) : level);
-    this.sizes.push(0);
+    for (const r of tail) this.held -= r.bytes;
+    this.runs.length -= k;
+    const before = this.runs[this.runs.length - 1];
+    this.runs.push({
+      run: merged,
+      level: before ? Math.min(level, before.level) : level,
+      bytes: 0,
+    });
     this.merges++;
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    const runs = this.runs;
-    this.runs = [];
-    this.levels = [];
-    this.sizes = [];
-    this.held = 0;
-    for (const r of runs) await r.close();
+    for (const r of this.clear()) await r.close();
   }
 }
 
