@@ -33,7 +33,10 @@ import { arbValue, describe as describeValue } from '../../helpers/arbitrary';
 // - strings not in NFC (the reader normalises them);
 // - negative zero floats (written 0.);
 // - empty arrays, sets and maps right inside an error or named type (their
-//   type is not written, so they read back as containers of null).
+//   type is not written, so they read back as containers of null);
+// - IPv6 addresses and nets as map values: the reference writes no space
+//   after a map key's colon, so `|{0:0:0:1::/48}|` reads as one address.
+//   (This test chose random ones, and failed CI now and then.)
 function typeOk(t: Type, scratch: TypeContext): boolean {
   if (t instanceof TypePrimitive) return true;
   if (t instanceof TypeNamed) return typeOk(t.type, scratch);
@@ -88,8 +91,11 @@ function valueOk(t: Type, buf: Buffer, off: number, len: number, scratch: TypeCo
   if (u instanceof TypeArray || u instanceof TypeSet)
     return kids.every(([o, l]) => valueOk(u.type, buf, o, l, scratch));
   if (u instanceof TypeMap) {
-    return kids.every(([o, l], i) =>
-      valueOk(i % 2 === 0 ? u.keyType : u.valType, buf, o, l, scratch),
+    const v6 = u.valType.under.id === ID.IP ? 16 : u.valType.under.id === ID.Net ? 32 : -1;
+    return kids.every(
+      ([o, l], i) =>
+        (i % 2 === 0 || l !== v6) &&
+        valueOk(i % 2 === 0 ? u.keyType : u.valType, buf, o, l, scratch),
     );
   }
   if (u instanceof TypeUnion) {
