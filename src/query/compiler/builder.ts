@@ -55,6 +55,7 @@ import { Sort } from '../runtime/ops/sort';
 import { Tail } from '../runtime/ops/tail';
 import { Yield } from '../runtime/ops/yield';
 import { DataSource, poolKeyPath, VectorMode } from '../data/source';
+import { buildTopN } from './topn';
 import { buildVectorized, compileMatch, envVectorMode } from './vectorize';
 import * as dag from './dag';
 import { indexFilter } from './indexfilter';
@@ -357,6 +358,8 @@ export class Builder {
   /** Builds a sequence fed by parents (none for a sequence that starts with a source); returns its outputs. */
   seq(seq: dag.Seq, parents: Operator[]): Operator[] {
     if (parents.length === 0 && seq.length > 0) {
+      const top = buildTopN(this, seq, this.vectorMode());
+      if (top !== null) return top;
       const vec = buildVectorized(this, seq, this.vectorMode());
       if (vec !== null) return vec;
     }

@@ -299,12 +299,8 @@ function dictPaths(steps: Step[]): string[][] {
   return out;
 }
 
-/**
- * Builds seq (which starts with a source) with its leading operators on
- * columns, when mode and the query allow; returns the outputs of the
- * whole sequence, or null to build it all on the row engine.
- */
-export function buildVectorized(b: Builder, seq: dag.Seq, mode: VectorMode): Operator[] | null {
+/** The plan for seq on columns, when mode and the query allow one. */
+function vectorPlan(b: Builder, seq: dag.Seq, mode: VectorMode): Plan | null {
   if (mode === 'off' || seq.length === 0) return null;
   const src = seq[0];
   const source: DataSource | undefined = b.env.source;
@@ -313,8 +309,24 @@ export function buildVectorized(b: Builder, seq: dag.Seq, mode: VectorMode): Ope
   } else if (src.kind === 'PoolScan') {
     if (source === undefined || (source.scanVectors === undefined && mode !== 'on')) return null;
   } else return null;
-  const p = plan(seq);
+  return plan(seq);
+}
+
+/** Whether buildVectorized runs seq's sort on columns. */
+export function sortsOnColumns(b: Builder, seq: dag.Seq, mode: VectorMode): boolean {
+  return vectorPlan(b, seq, mode)?.steps.some((s) => s.kind === 'sort') ?? false;
+}
+
+/**
+ * Builds seq (which starts with a source) with its leading operators on
+ * columns, when mode and the query allow; returns the outputs of the
+ * whole sequence, or null to build it all on the row engine.
+ */
+export function buildVectorized(b: Builder, seq: dag.Seq, mode: VectorMode): Operator[] | null {
+  const p = vectorPlan(b, seq, mode);
   if (p === null) return null;
+  const src = seq[0];
+  const source: DataSource | undefined = b.env.source;
   const ctx = b.env.ctx;
   const zctx = ctx.zctx;
   const pathList = [...p.paths.values()];

@@ -4,6 +4,7 @@
 // sources stop reading (head, a disconnected client, a finished subquery).
 
 import { Value } from '../../zed/value';
+import type { QueryContext } from './context';
 
 /** Values per batch produced by sources and value-creating operators. */
 export const BATCH_SIZE = 1024;
@@ -17,6 +18,39 @@ export interface Operator {
   pull(): Promise<Value[] | null>;
   /** Tells the operator no more output is wanted; it releases its inputs. */
   close(): Promise<void>;
+}
+
+/**
+ * An operator that reads its whole input before it outputs anything (a
+ * sort): consume() runs on the first pull, and an error there closes the
+ * operator before it reaches the caller.
+ */
+export abstract class ConsumingOperator implements Operator {
+  private started = false;
+  protected closed = false;
+
+  constructor(protected readonly ctx: QueryContext) {}
+
+  async pull(): Promise<Value[] | null> {
+    if (this.closed) return null;
+    if (!this.started) {
+      this.started = true;
+      try {
+        await this.consume();
+      } catch (e) {
+        await this.close();
+        throw e;
+      }
+    }
+    this.ctx.checkCancelled();
+    return this.next();
+  }
+
+  /** Reads the input. */
+  protected abstract consume(): Promise<void>;
+  /** The next batch of output, once the input is read. */
+  protected abstract next(): Promise<Value[] | null> | Value[] | null;
+  abstract close(): Promise<void>;
 }
 
 /** A source over an array of values, in batches. */

@@ -11,7 +11,7 @@ import { Column, VecBatch } from '../../zed/vector';
 import { EMPTY, Value } from '../../zed/value';
 import { Kind, TypeNull } from '../../zed/types';
 import { QueryContext } from '../runtime/context';
-import { Operator } from '../runtime/operator';
+import { ConsumingOperator, Operator } from '../runtime/operator';
 import { KeySink, sortOrderOfKeys } from '../runtime/ops/sort-keys';
 import { materialize, ROW_BATCH, selectedBytes, withSel } from './batch';
 import { Materialize, VecOperator } from './operator';
@@ -40,7 +40,7 @@ class Replay implements VecOperator {
   }
 }
 
-export class VecSort implements Operator {
+export class VecSort extends ConsumingOperator {
   private held: VecBatch[] = [];
   /** The sorted order, as indices into the held rows (in input order). */
   private order: Int32Array | null = null;
@@ -51,34 +51,23 @@ export class VecSort implements Operator {
   /** Every held row in input order, once more than one chunk is wanted. */
   private all: Value[] | null = null;
   private rowSort: Operator | null = null;
-  private started = false;
-  private closed = false;
 
   constructor(
-    private readonly ctx: QueryContext,
+    ctx: QueryContext,
     private readonly parent: VecOperator,
     private readonly opts: VecSortOptions,
     /** The row engine's sort of rows (the fallback past the memory limit). */
     private readonly rowSortOf: (rows: Operator) => Operator,
-  ) {}
-
-  async pull(): Promise<Value[] | null> {
-    if (this.closed) return null;
-    if (!this.started) {
-      this.started = true;
-      try {
-        await this.consume();
-      } catch (e) {
-        await this.close();
-        throw e;
-      }
-    }
-    this.ctx.checkCancelled();
-    if (this.rowSort !== null) return this.rowSort.pull();
-    return this.next();
+  ) {
+    super(ctx);
   }
 
-  private async consume(): Promise<void> {
+  protected next(): Promise<Value[] | null> | Value[] | null {
+    if (this.rowSort !== null) return this.rowSort.pull();
+    return this.nextChunk();
+  }
+
+  protected async consume(): Promise<void> {
     const limit = this.ctx.memoryLimit;
     let bytes = 0;
     let n = 0;
@@ -132,7 +121,7 @@ export class VecSort implements Operator {
    * columns built from them for each batch the chunk reaches (one
    * materialize per batch, of its rows in output order).
    */
-  private next(): Value[] | null {
+  private nextChunk(): Value[] | null {
     const order = this.order;
     if (order === null || this.pos >= order.length) {
       this.release();

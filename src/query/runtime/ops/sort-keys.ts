@@ -148,6 +148,49 @@ export class Comparator {
   }
 }
 
+/**
+ * Watches one sort key, value by value, for what makes the sort's order
+ * depend on the whole input rather than on each pair of keys: the
+ * conditions of inconsistentKeys (numbers beside other types, a float
+ * NaN, twin types of one non-number), and any non-null int8 (ordered by
+ * value or by bytes depending on the other keys, and on whether the sort
+ * spills). Each is a property of the set of keys seen, so once it holds
+ * it holds for every larger set. While none holds, sort() orders any
+ * subset of the keys as it orders the whole (one stable total order).
+ */
+export class KeyOrderWatch {
+  /** True once the order may depend on the whole input. */
+  broken = false;
+  private num = false;
+  private other = false;
+  private last: Type | null = null;
+  private readonly byUnder = new Map<number, Type>();
+
+  /** Watches key v (null or error("missing"): a null key, which never breaks it). */
+  add(v: Value): void {
+    if (v.len < 0 || this.broken || isMissing(v)) return;
+    const t = v.type;
+    const id = t.under.id;
+    if (id <= ID.Decimal256) {
+      this.num = true;
+      if (id === ID.Int8) this.broken = true;
+      else if (id >= ID.Float16 && id <= ID.Float64) {
+        const x = decodeFloat(v.buf, v.off, v.len);
+        if (x !== x) this.broken = true;
+      }
+    } else {
+      this.other = true;
+      if (t !== this.last) {
+        this.last = t;
+        const seen = this.byUnder.get(id);
+        if (seen === undefined) this.byUnder.set(id, t);
+        else if (seen !== t) this.broken = true;
+      }
+    }
+    if (this.num && this.other) this.broken = true;
+  }
+}
+
 /** Where sortOrderOfKeys' caller puts each row's key, in row order. */
 export interface KeySink {
   /** The key v (null or error("missing"): a null key). */

@@ -13,7 +13,7 @@
 import { Value } from '../../../zed/value';
 import { Expr } from '../../expr/expr';
 import { QueryContext } from '../context';
-import { BATCH_SIZE, Operator } from '../operator';
+import { BATCH_SIZE, ConsumingOperator, Operator } from '../operator';
 import { Comparator, guessedKeyExpr, SortSpec, sortValues } from './sort-keys';
 import {
   batchBytes,
@@ -46,11 +46,9 @@ function flatten(batches: Value[][]): Value[] {
   return out;
 }
 
-export class Sort implements Operator {
+export class Sort extends ConsumingOperator {
   private spec: SortSpec | null = null;
   private readonly keys: Expr[];
-  private started = false;
-  private closed = false;
   private out: Value[] = [];
   private outPos = 0;
   private spill: SpillDir | null = null;
@@ -71,10 +69,11 @@ export class Sort implements Operator {
   }
 
   constructor(
-    private readonly ctx: QueryContext,
+    ctx: QueryContext,
     private readonly parent: Operator,
     private readonly opts: SortOptions,
   ) {
+    super(ctx);
     this.keys = opts.keys;
   }
 
@@ -83,18 +82,7 @@ export class Sort implements Operator {
     return { exprs, reverse: !!this.opts.reverse, nullsFirst: !!this.opts.nullsFirst };
   }
 
-  async pull(): Promise<Value[] | null> {
-    if (this.closed) return null;
-    if (!this.started) {
-      this.started = true;
-      try {
-        await this.consume();
-      } catch (e) {
-        await this.close();
-        throw e;
-      }
-    }
-    this.ctx.checkCancelled();
+  protected async next(): Promise<Value[] | null> {
     if (this.merger) {
       const b = await this.merger.next(BATCH_SIZE);
       if (b.length > 0) return b;
@@ -110,7 +98,7 @@ export class Sort implements Operator {
     return b;
   }
 
-  private async consume(): Promise<void> {
+  protected async consume(): Promise<void> {
     const limit = this.ctx.memoryLimit;
     let batches: Value[][] = [];
     let bytes = 0;

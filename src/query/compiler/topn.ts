@@ -1,0 +1,55 @@
+// `sort keys | head N` over a pool as one operator (runtime/ops/topn.ts),
+// which keeps N values instead of sorting them all. It may have to start
+// over with the full sort (keys whose order depends on the whole input),
+// so it is used only where the compiler can build its input again and
+// read the same values: a pool scan at its commit, then operators that
+// take one input and give one output. Where the vector engine takes the
+// sort (its keys and what follows read fields, not whole values), that
+// path stays: it builds only the rows it outputs.
+
+import { VectorMode } from '../data/source';
+import { Operator } from '../runtime/operator';
+import { TopN } from '../runtime/ops/topn';
+import type { Builder } from './builder';
+import * as dag from './dag';
+import { sortsOnColumns } from './vectorize';
+
+/** The largest head that becomes a TopN; a larger one is mostly a sort anyway. */
+export const TOPN_MAX = 65536;
+
+/** Operators a TopN's input may have between the pool scan and the sort. */
+const REBUILDABLE: ReadonlySet<dag.Op['kind']> = new Set([
+  'Filter',
+  'Cut',
+  'Put',
+  'Yield',
+  'Drop',
+  'Rename',
+  'Head',
+  'Tail',
+]);
+
+/** seq (which has no parents) built with a TopN for its sort and head, or null. */
+export function buildTopN(b: Builder, seq: dag.Seq, mode: VectorMode): Operator[] | null {
+  if (seq[0]?.kind !== 'PoolScan') return null;
+  let i = 1;
+  while (i < seq.length && REBUILDABLE.has(seq[i].kind)) i++;
+  const sort = seq[i];
+  const head = seq[i + 1];
+  if (sort?.kind !== 'Sort' || head?.kind !== 'Head') return null;
+  if (sort.args.length === 0 || head.count > TOPN_MAX) return null;
+  if (sortsOnColumns(b, seq, mode)) return null;
+  const input = seq.slice(0, i);
+  const top = new TopN(
+    b.env.ctx,
+    b.seq(input, [])[0],
+    {
+      keys: b.exprs(sort.args),
+      reverse: sort.order === 'desc',
+      nullsFirst: sort.nullsFirst,
+      count: head.count,
+    },
+    () => b.seq([sort], b.seq(input, []))[0],
+  );
+  return b.seq(seq.slice(i + 1), [top]);
+}

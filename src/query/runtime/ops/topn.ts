@@ -1,0 +1,189 @@
+// `sort keys | head N` without sorting the whole input: the first N values
+// of the sort's order, the same values in the same order as the sort gives.
+//
+// Values are held in a buffer that is sorted by the sort's own sorter
+// (sortOrder) and cut back to its first N each time it fills; once N are
+// held, a value whose first key is past the N-th held value's is dropped
+// as it arrives. That is exact while the keys have one stable total order,
+// which KeyOrderWatch checks on every key of every value. Keys without one
+// (a NaN beside numbers, numbers beside strings, int8s) make the sort's
+// answer depend on all of its input, which is gone by then, so the
+// operator starts over: it closes its input and answers from the full
+// sort over a new copy of it (the compiler gives one only for inputs that
+// read the same values again, a pool at a commit). So does a buffer of
+// more than half the query's memory limit, where the sort would spill.
+
+import { compareValues } from '../../../zed/compare';
+import { ID, TypeNull } from '../../../zed/types';
+import { Value } from '../../../zed/value';
+import { isMissing } from '../../expr/errors';
+import { Expr } from '../../expr/expr';
+import { QueryContext } from '../context';
+import { BATCH_SIZE, ConsumingOperator, Operator } from '../operator';
+import { KeyCopy, KeyOrderWatch, SortSpec, sortOrder } from './sort-keys';
+import { batchBytes } from './spill';
+
+export interface TopNOptions {
+  /** Sort keys, most significant first (at least one). */
+  keys: Expr[];
+  reverse: boolean;
+  nullsFirst: boolean;
+  /** N: how many values the head takes. */
+  count: number;
+}
+
+/**
+ * Values held before a cut, at least: enough that cuts are rare, few
+ * enough to sort quickly. Tests lower it to cut small inputs often.
+ */
+export const topNBuffer = { min: 4096 };
+
+function bufferFor(count: number): number {
+  return Math.max(2 * count, topNBuffer.min);
+}
+
+/**
+ * Underlying types whose same-typed values compareValues orders as the
+ * sorter does (by value, or by bytes for strings): the ones a first key is
+ * dropped by at once. int8 is left out (the sorter orders it by value,
+ * compareValues by bytes), and every other type goes to the buffer.
+ */
+const EARLY: ReadonlySet<number> = new Set([
+  ID.Uint8,
+  ID.Uint16,
+  ID.Uint32,
+  ID.Uint64,
+  ID.Int16,
+  ID.Int32,
+  ID.Int64,
+  ID.Duration,
+  ID.Time,
+  ID.Float32,
+  ID.Float64,
+  ID.String,
+  ID.Bytes,
+]);
+
+export class TopN extends ConsumingOperator {
+  private readonly spec: SortSpec;
+  private readonly watches: KeyOrderWatch[];
+  private held: Value[] = [];
+  private heldBytes = 0;
+  /** The first key of the N-th held value, once N are held after a cut (null: none to compare with). */
+  private cutoff: KeyCopy | null = null;
+  private out: Value[] | null = null;
+  private outPos = 0;
+  /** The full sort over a new copy of the input, after a start over. */
+  private full: Operator | null = null;
+  /** Times the operator started over (for tests). */
+  restarts = 0;
+
+  constructor(
+    ctx: QueryContext,
+    private readonly parent: Operator,
+    private readonly opts: TopNOptions,
+    /** The full sort over a new copy of the input. */
+    private readonly startOver: () => Operator,
+  ) {
+    super(ctx);
+    this.spec = { exprs: opts.keys, reverse: opts.reverse, nullsFirst: opts.nullsFirst };
+    this.watches = opts.keys.map(() => new KeyOrderWatch());
+  }
+
+  protected async next(): Promise<Value[] | null> {
+    if (this.full !== null) return this.full.pull();
+    const out = this.out;
+    if (out === null || this.outPos >= out.length) {
+      this.out = null;
+      return null;
+    }
+    const b = out.slice(this.outPos, this.outPos + BATCH_SIZE);
+    this.outPos += b.length;
+    return b;
+  }
+
+  protected async consume(): Promise<void> {
+    const { keys, count } = this.opts;
+    const nk = keys.length;
+    const max = bufferFor(count);
+    const memory = this.ctx.memoryLimit / 2;
+    for (;;) {
+      this.ctx.checkCancelled();
+      const batch = await this.parent.pull();
+      if (batch === null) break;
+      if (this.closed) return;
+      const held = this.held;
+      const before = held.length;
+      for (let i = 0; i < batch.length; i++) {
+        const v = batch[i];
+        let keep = true;
+        for (let k = 0; k < nk; k++) {
+          const kv = keys[k].eval(v);
+          this.watches[k].add(kv);
+          if (k === 0 && this.cutoff !== null && this.past(kv, nk)) keep = false;
+        }
+        if (keep) held.push(v);
+      }
+      for (let k = 0; k < nk; k++) if (this.watches[k].broken) return this.restart();
+      if (held.length > before) this.heldBytes += batchBytes(held.slice(before));
+      if (held.length >= max) this.cut();
+      if (this.heldBytes > memory) return this.restart();
+    }
+    this.cut();
+    this.out = this.held;
+    this.held = [];
+  }
+
+  /**
+   * Whether a value whose first key is kv comes after the N-th held value
+   * in the sort's order (so is not among the first N): its key is past
+   * the cutoff's, or equal to it when it is the only key (a later value
+   * with an equal key comes after, the sort being stable).
+   */
+  private past(kv: Value, nk: number): boolean {
+    const c = this.cutoff!;
+    if (kv.len < 0 || c.len < 0) return false;
+    const id = kv.type.under.id;
+    if (id !== c.type.under.id || !EARLY.has(id)) return false;
+    let d = compareValues(kv.type, kv.buf, kv.off, kv.len, c.type, c.buf, 0, c.len, true);
+    if (this.opts.reverse) d = -d;
+    return d > 0 || (d === 0 && nk === 1);
+  }
+
+  /** Sorts the held values and keeps the first N. */
+  private cut(): void {
+    const held = this.held;
+    const n = Math.min(held.length, this.opts.count);
+    const order = sortOrder(held, this.spec);
+    const kept = new Array<Value>(n);
+    for (let i = 0; i < n; i++) kept[i] = held[order[i]];
+    this.held = kept;
+    this.heldBytes = batchBytes(kept);
+    if (n < this.opts.count) return;
+    const last = this.opts.keys[0].eval(kept[n - 1]);
+    if (last.len < 0 || isMissing(last)) {
+      this.cutoff = null;
+      return;
+    }
+    const c = (this.cutoff ??= new KeyCopy());
+    c.set(last, true);
+    if (c.type === TypeNull) this.cutoff = null;
+  }
+
+  private async restart(): Promise<void> {
+    this.restarts++;
+    this.held = [];
+    this.cutoff = null;
+    await this.parent.close();
+    this.full = this.startOver();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.held = [];
+    this.out = null;
+    if (this.full !== null) await this.full.close();
+    else await this.parent.close();
+  }
+}

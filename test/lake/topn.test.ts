@@ -1,0 +1,92 @@
+// `sort keys | head N` over a pool runs as a TopN (it keeps N values, not
+// all of them) wherever the vector engine does not take the sort, and
+// answers as the full sort does: compared with `sort | head 100000 | head`,
+// which the compiler leaves as a sort (a head past TOPN_MAX), on a pool of two overlapping loads, with
+// the column path forced on and off.
+
+import { openLake } from '../../src/backend/open';
+import { VectorScanMode } from '../../src/lake/lake';
+import { arrayReader } from '../../src/query/runtime/ops/scan';
+import { TopN } from '../../src/query/runtime/ops/topn';
+import { parseValues } from '../../src/formats/zson';
+import { TypeContext } from '../../src/zed/context';
+import { loadDns, run, tempLakes } from './vectordata';
+
+const lakes = tempLakes();
+
+async function lakeWith(mode: VectorScanMode) {
+  const l = await openLake({ lake: `${lakes.dir}/${mode}`, vectorScan: mode, cacheSize: 0 });
+  lakes.open.push(l);
+  return l;
+}
+
+/** Queries with a sort and a head, and whether a TopN runs them with the column path off / on. */
+const CASES: [string, boolean, boolean][] = [
+  ['sort rtt | head 5', true, true],
+  ['sort -r rtt | head 5', true, true],
+  ['sort -nulls first rtt | head 7', true, true],
+  ['sort query, ts | head 10', true, true],
+  ['sort -r ts, id.orig_h | head 3', true, true],
+  ['sort id | head 4', true, true],
+  ['sort qtype_name | head 300', true, true],
+  ['qtype_name=="MX" | sort -r query | head 6', true, true],
+  ['put x:=rtt*2 | sort x, ts | head 4', true, true],
+  ['cut ts, query | sort query | head 5', true, true],
+  ['sort extra | head 3', true, true],
+  ['head 100 | sort -r rtt | head 2', true, true],
+  // The vector engine sorts on columns what only fields read after it.
+  ['sort rtt | head 5 | cut ts, rtt', true, false],
+  // No head right after, a guessed key, an operator a TopN cannot rebuild.
+  ['sort rtt | tail 5', false, false],
+  ['sort | head 3', false, false],
+  ['uniq | sort rtt | head 3', false, false],
+];
+
+test.each(['off', 'on'] as VectorScanMode[])(
+  'the same answers as the full sort, column path %s',
+  async (mode) => {
+    const lake = await lakeWith(mode);
+    await loadDns(lake);
+    const used = jest.spyOn(TopN.prototype, 'pull');
+    try {
+      for (const [q, off, on] of CASES) {
+        used.mockClear();
+        const got = await run(lake, `from dns | ${q}`);
+        const topN = used.mock.calls.length > 0;
+        const full = await run(lake, `from dns | ${q.replace(/\| head/, '| head 100000 | head')}`);
+        used.mockClear();
+        expect({ q, out: got.out }).toEqual({ q, out: full.out });
+        expect({ q, topN }).toEqual({
+          q,
+          topN: mode === 'on' ? on : off,
+        });
+      }
+    } finally {
+      used.mockRestore();
+    }
+  },
+);
+
+test('keys without a total order start over on the full sort: the same answer, the pool read again', async () => {
+  const lake = await lakeWith('off');
+  await lake.createPool('p', { layout: { keys: [['ts']] }, threshold: 2000 });
+  const recs = Array.from({ length: 300 }, (_, i) => `{ts:${i},v:${(i * 37) % 101}}`);
+  recs[250] = '{ts:250,v:NaN}';
+  await lake.load('p', 'main', arrayReader(parseValues(new TypeContext(), recs.join('\n'))));
+  const seen = new Set<TopN>();
+  const pull = TopN.prototype.pull;
+  const spy = jest.spyOn(TopN.prototype, 'pull').mockImplementation(function (this: TopN) {
+    seen.add(this);
+    return pull.call(this);
+  });
+  try {
+    const got = await run(lake, 'from p | sort v | head 4');
+    const full = await run(lake, 'from p | sort v | head 100000 | head 4');
+    expect(got.out).toEqual(full.out);
+    expect([...seen].map((t) => t.restarts)).toEqual([1]);
+    // The records were read twice, once by each scan.
+    expect(got.stats.recordsRead).toBe(2 * full.stats.recordsRead);
+  } finally {
+    spy.mockRestore();
+  }
+});

@@ -1,0 +1,209 @@
+// TopN (`sort keys | head N` in one operator) against the sort and head it
+// stands for: the same values in the same order, for any keys, including
+// those that make it start over on the full sort.
+
+import fc from 'fast-check';
+import { Head } from '../../../src/query/runtime/ops/head';
+import { Sort } from '../../../src/query/runtime/ops/sort';
+import { TopN, topNBuffer } from '../../../src/query/runtime/ops/topn';
+import { field, newCtx, run, TestSource, zson } from './helpers';
+
+interface Case {
+  input: string;
+  keys: string[];
+  count: number;
+  reverse?: boolean;
+  nullsFirst?: boolean;
+  batch?: number;
+  memoryLimit?: number;
+}
+
+/** The answers of sort | head and of TopN, and the TopN and its first input. */
+async function both(c: Case) {
+  const ctx = newCtx(c.memoryLimit === undefined ? {} : { memoryLimit: c.memoryLimit });
+  const vals = zson(ctx, c.input);
+  const opts = { reverse: !!c.reverse, nullsFirst: !!c.nullsFirst };
+  const keys = () => c.keys.map((k) => field(ctx, k));
+  const sorted = await run(
+    new Head(new Sort(newCtx(), new TestSource(vals, c.batch), { keys: keys(), ...opts }), c.count),
+  );
+  const first = new TestSource(vals, c.batch);
+  let again: TestSource | null = null;
+  const top = new TopN(ctx, first, { keys: keys(), ...opts, count: c.count }, () => {
+    again = new TestSource(vals, c.batch);
+    return new Sort(ctx, again, { keys: keys(), ...opts });
+  });
+  const got = await run(new Head(top, c.count));
+  return { sorted, got, top, first, again: again as TestSource | null };
+}
+
+describe('TopN', () => {
+  test('the first N of the sort, ties in input order, without starting over', async () => {
+    const input = Array.from({ length: 5000 }, (_, i) => `{k:${(i * 7919) % 1000},i:${i}}`).join(
+      '',
+    );
+    for (const reverse of [false, true]) {
+      const r = await both({ input, keys: ['k'], count: 5, reverse, batch: 100 });
+      expect(r.got).toEqual(r.sorted);
+      expect(r.got).toHaveLength(5);
+      expect(r.top.restarts).toBe(0);
+      expect(r.first.consumed).toBe(5000);
+    }
+  });
+
+  test('nulls and missing keys go last, or first with -nulls first', async () => {
+    const input = '{k:3}{x:1}{k:null}{k:1}{k:2}{k:null(int64)}{k:0}';
+    for (const nullsFirst of [false, true])
+      for (const reverse of [false, true]) {
+        const r = await both({ input, keys: ['k'], count: 3, reverse, nullsFirst, batch: 2 });
+        expect(r.got).toEqual(r.sorted);
+        expect(r.top.restarts).toBe(0);
+      }
+    const r = await both({ input, keys: ['k'], count: 3, nullsFirst: true });
+    expect(r.got).toEqual(['{x:1}', '{k:null}', '{k:null(int64)}']);
+  });
+
+  test('a second key orders ties of the first', async () => {
+    const input = Array.from({ length: 3000 }, (_, i) => `{a:${i % 3},b:"${(i * 31) % 97}"}`).join(
+      '',
+    );
+    const r = await both({ input, keys: ['a', 'b'], count: 10, batch: 64 });
+    expect(r.got).toEqual(r.sorted);
+    expect(r.top.restarts).toBe(0);
+  });
+
+  test('keys that break the total order start over on the full sort, of a new input', async () => {
+    const ints = Array.from({ length: 6000 }, (_, i) => `{k:${6000 - i}}`).join('');
+    for (const late of ['{k:NaN}', '{k:"s"}', '{k:1(int8)}', '{k:-1(int8)}']) {
+      const r = await both({ input: ints + late + ints, keys: ['k'], count: 4, batch: 500 });
+      expect(r.got).toEqual(r.sorted);
+      expect(r.top.restarts).toBe(1);
+      expect(r.first.closed).toBe(true);
+      expect(r.again!.consumed).toBe(12001);
+    }
+  });
+
+  test('a held buffer past half the memory limit starts over (the sort would spill)', async () => {
+    const input = Array.from({ length: 400 }, (_, i) => `{k:${i % 50},s:"${'x'.repeat(40)}"}`).join(
+      '',
+    );
+    const r = await both({ input, keys: ['k'], count: 300, memoryLimit: 20000, batch: 50 });
+    expect(r.got).toEqual(r.sorted);
+    expect(r.top.restarts).toBe(1);
+  });
+
+  test('an empty input and a head past the input', async () => {
+    expect((await both({ input: '', keys: ['k'], count: 3 })).got).toEqual([]);
+    const r = await both({ input: '{k:2}{k:1}', keys: ['k'], count: 10 });
+    expect(r.got).toEqual(['{k:1}', '{k:2}']);
+  });
+
+  test('close before the end closes the input once', async () => {
+    const ctx = newCtx();
+    const first = new TestSource(zson(ctx, '{k:2}{k:1}'));
+    const top = new TopN(
+      ctx,
+      first,
+      { keys: [field(ctx, 'k')], reverse: false, nullsFirst: false, count: 1 },
+      () => {
+        throw new Error('not started over');
+      },
+    );
+    await top.close();
+    expect(first.closed).toBe(true);
+    expect(await top.pull()).toBeNull();
+  });
+
+  test.each([4096, 1, 16])(
+    'random keys: the same as sort | head (cuts from %i held)',
+    async (min) => {
+      const saved = topNBuffer.min;
+      topNBuffer.min = min;
+      try {
+        await randomKeys();
+      } finally {
+        topNBuffer.min = saved;
+      }
+    },
+  );
+});
+
+async function randomKeys(): Promise<void> {
+  {
+    const scalar = fc.oneof(
+      { weight: 6, arbitrary: fc.integer({ min: -20, max: 20 }).map(String) },
+      {
+        weight: 2,
+        arbitrary: fc.double({ min: -5, max: 5, noNaN: true }).map((f) => f.toExponential()),
+      },
+      { weight: 2, arbitrary: fc.constantFrom('"a"', '"b"', '"ab"', '""', '"B"') },
+      {
+        weight: 1,
+        arbitrary: fc.constantFrom('null', 'null(int64)', '-0.', '+Inf', '1s', '3(uint8)'),
+      },
+      {
+        weight: 1,
+        arbitrary: fc.constantFrom(
+          'NaN',
+          '1(int8)',
+          '9223372036854775807',
+          '18446744073709551615(uint64)',
+        ),
+      },
+      {
+        weight: 1,
+        arbitrary: fc.constantFrom(
+          '2024-01-01T00:00:00Z',
+          '10.0.0.1',
+          '[1]',
+          '{x:1}',
+          'error("boom")',
+        ),
+      },
+    );
+    const rec = fc
+      .tuple(fc.option(scalar, { nil: undefined }), fc.option(scalar, { nil: undefined }))
+      .map(([a, b]) => {
+        const f = [a === undefined ? '' : `a:${a}`, b === undefined ? '' : `b:${b}`].filter(
+          (x) => x,
+        );
+        return `{${f.join(',')}}`;
+      });
+    // Runs of one kind of key, so that many inputs keep a total order.
+    const input = fc.oneof(
+      fc.array(rec, { maxLength: 300, size: 'medium' }),
+      fc.array(
+        fc
+          .tuple(fc.integer({ min: -50, max: 50 }), fc.integer({ min: 0, max: 5 }))
+          .map(([a, b]) => `{a:${a},b:${b}}`),
+        { minLength: 50, maxLength: 3000, size: 'medium' },
+      ),
+      fc.array(
+        fc.constantFrom('"x"', '"y"', '"xy"', 'null(string)').map((s) => `{a:${s}}`),
+        { minLength: 50, maxLength: 2000, size: 'medium' },
+      ),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        input,
+        fc.constantFrom(['a'], ['b'], ['a', 'b']),
+        fc.integer({ min: 1, max: 40 }),
+        fc.boolean(),
+        fc.boolean(),
+        fc.integer({ min: 1, max: 200 }),
+        async (recs, keys, count, reverse, nullsFirst, batch) => {
+          const r = await both({
+            input: recs.join(''),
+            keys: [...keys],
+            count,
+            reverse,
+            nullsFirst,
+            batch,
+          });
+          expect(r.got).toEqual(r.sorted);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  }
+}
