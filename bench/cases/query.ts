@@ -146,6 +146,23 @@ async function main(): Promise<void> {
       sql: 'SELECT * FROM {t} ORDER BY rtt',
       target: 2,
     },
+    // A sort that a head cuts short keeps N values (TopN), here of whole
+    // records and of a summarize's groups: not issue targets, but no
+    // slower than DuckDB reading NDJSON.
+    {
+      label: 'sort rtt | head 10',
+      issue: '#14',
+      zed: 'sort rtt | head 10',
+      sql: 'SELECT * FROM {t} ORDER BY rtt LIMIT 10',
+      target: 1,
+    },
+    {
+      label: 'count() by query | sort -r count | head 10',
+      issue: '#14',
+      zed: 'count() by query | sort -r count | head 10',
+      sql: 'SELECT query, count(*) AS c FROM {t} GROUP BY query ORDER BY c DESC LIMIT 10',
+      target: 1,
+    },
     {
       label: 'cut ts,query',
       issue: '#4',

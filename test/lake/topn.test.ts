@@ -34,6 +34,9 @@ const CASES: [string, boolean, boolean][] = [
   ['cut ts, query | sort query | head 5', true, true],
   ['sort extra | head 3', true, true],
   ['head 100 | sort -r rtt | head 2', true, true],
+  ['count() by query | sort -r count, query | head 3', true, true],
+  ['count() by qtype_name | sort -r count | head 1', true, true],
+  ['sum(rtt) by id.orig_h | sort sum | head 2', true, true],
   // The vector engine sorts on columns what only fields read after it.
   ['sort rtt | head 5 | cut ts, rtt', true, false],
   // No head right after, a guessed key, an operator a TopN cannot rebuild.
@@ -80,12 +83,15 @@ test('keys without a total order start over on the full sort: the same answer, t
     return pull.call(this);
   });
   try {
-    const got = await run(lake, 'from p | sort v | head 4');
-    const full = await run(lake, 'from p | sort v | head 100000 | head 4');
-    expect(got.out).toEqual(full.out);
-    expect([...seen].map((t) => t.restarts)).toEqual([1]);
-    // The records were read twice, once by each scan.
-    expect(got.stats.recordsRead).toBe(2 * full.stats.recordsRead);
+    for (const q of ['sort v | head 4', 'sum(v) by g:=ts%7 | sort sum, g | head 3']) {
+      seen.clear();
+      const got = await run(lake, `from p | ${q}`);
+      const full = await run(lake, `from p | ${q.replace('| head', '| head 100000 | head')}`);
+      expect(got.out).toEqual(full.out);
+      expect([...seen].map((t) => t.restarts)).toEqual([1]);
+      // The records were read twice, once by each scan.
+      expect(got.stats.recordsRead).toBe(2 * full.stats.recordsRead);
+    }
   } finally {
     spy.mockRestore();
   }

@@ -3,7 +3,7 @@
 // over with the full sort (keys whose order depends on the whole input),
 // so it is used only where the compiler can build its input again and
 // read the same values: a pool scan at its commit, then operators that
-// take one input and give one output. Where the vector engine takes the
+// take one input and give one output (a summarize among them). Where the vector engine takes the
 // sort (its keys and what follows read fields, not whole values), that
 // path stays: it builds only the rows it outputs.
 
@@ -27,6 +27,9 @@ const REBUILDABLE: ReadonlySet<dag.Op['kind']> = new Set([
   'Rename',
   'Head',
   'Tail',
+  // `count() by x | sort -r count | head 10`: started over, the summarize
+  // runs again (its keys and aggregates are rarely without an order).
+  'Summarize',
 ]);
 
 /** seq (which has no parents) built with a TopN for its sort and head, or null. */
