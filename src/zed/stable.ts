@@ -9,10 +9,13 @@ import { ID, Type } from './types';
 /**
  * True when a column of keys (their types, their body lengths with -1 for
  * null, floatAt(i) decoding key i when it is a float) mixes numbers with
- * other types, holds a float NaN, or holds two types of one underlying
+ * other types, holds a float NaN, holds a float beside an integer, time or
+ * duration of more than 6 bytes, or holds two types of one underlying
  * type that is not a number (a named type and its underlying one, say):
  * then the total order is not transitive (numbers compare by value but
- * with other types by type name; NaN equals everything; values of one
+ * with other types by type name; NaN equals everything; an integer past
+ * 2^53 compares with floats as the nearest float, so 2^53+1 equals 2^53.
+ * which equals 2^53, yet 2^53+1 is greater than 2^53; values of one
  * underlying type compare by their bodies, but each with a third type by
  * its own type name).
  */
@@ -23,6 +26,8 @@ export function inconsistentKeys(
 ): boolean {
   let num = false;
   let other = false;
+  let float = false;
+  let wide = false;
   // The first type seen of each underlying type (looked up only where the
   // type changes from the row before).
   const byUnder = new Map<number, Type>();
@@ -42,14 +47,22 @@ export function inconsistentKeys(
     if (id <= ID.Decimal256) {
       num = true;
       if (id >= ID.Float16 && id <= ID.Float64) {
+        float = true;
         const x = floatAt(i);
         if (x !== x) return true;
-      }
+      } else if (id <= ID.Time && len[i] > EXACT_IN_FLOAT) wide = true;
+      if (float && wide) return true;
     } else other = true;
     if (num && other) return true;
   }
   return false;
 }
+
+/**
+ * The longest body of an integer, time or duration that a float64 holds
+ * exactly (48 bits: magnitudes below 2^47 signed, 2^48 unsigned).
+ */
+export const EXACT_IN_FLOAT = 6;
 
 /**
  * Whether int8 first keys compare by their bytes, as the reference's

@@ -433,6 +433,16 @@ describe('sort: property: equals a stable sort by compare()', () => {
     );
     for (const reverse of [false, true]) check(vals, reverse, false, true);
   });
+  test("integers past 2^53 beside floats: Go's stable sort, as the reference", () => {
+    // Such an integer compares with a float as the nearest float:
+    // 2^53+1 equals 2^53. and 2^53. equals 2^53, but 2^53+1 > 2^53.
+    const vals = parseValues(
+      zctx,
+      `9007199254740991 9007199254740992 9007199254740991 9007199254740993 9007199254740992.
+       9007199254740995 9007199254740992 9007199254740994 9007199254740991 9007199254740992. 1.`,
+    );
+    for (const reverse of [false, true]) check(vals, reverse, false, true);
+  });
   /** The values of text sorted by a then b, ascending. */
   const byAB = (text: string) => {
     const vals = parseValues(zctx, text);

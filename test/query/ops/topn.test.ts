@@ -6,6 +6,8 @@ import fc from 'fast-check';
 import { Head } from '../../../src/query/runtime/ops/head';
 import { Sort } from '../../../src/query/runtime/ops/sort';
 import { TopN, topNBuffer } from '../../../src/query/runtime/ops/topn';
+import { formatValue } from '../../../src/formats/zson';
+import { pullAll } from '../../../src/query/runtime/operator';
 import { field, newCtx, run, TestSource, zson } from './helpers';
 
 interface Case {
@@ -98,6 +100,90 @@ describe('TopN', () => {
     expect(r.got).toEqual(['{k:1}', '{k:2}']);
   });
 
+  test('integers past 2^53 beside floats (no total order) start over', async () => {
+    const saved = topNBuffer.min;
+    topNBuffer.min = 1;
+    try {
+      for (const input of [
+        '{k:9007199254740993}{k:9007199254740992.}{k:9007199254740992}',
+        '{k:18446744073709551615(uint64)}{k:1.8446744073709552e19}{k:18446744073709551614(uint64)}',
+        '{k:2024-01-01T00:00:00.000000001Z}{k:1.7040672e18}{k:2024-01-01T00:00:00Z}',
+      ]) {
+        const r = await both({ input, keys: ['k'], count: 1, batch: 1 });
+        expect(r.got).toEqual(r.sorted);
+        expect(r.top.restarts).toBe(1);
+      }
+    } finally {
+      topNBuffer.min = saved;
+    }
+  });
+
+  test('the values it keeps are copies, not views of the input frames', async () => {
+    const ctx = newCtx();
+    const vals = zson(ctx, Array.from({ length: 100 }, (_, i) => `{k:${i % 7}}`).join(''));
+    const frames = new Set(vals.map((v) => v.buf));
+    const top = new TopN(
+      ctx,
+      new TestSource(vals, 10),
+      { keys: [field(ctx, 'k')], reverse: false, nullsFirst: false, count: 3 },
+      () => {
+        throw new Error('not started over');
+      },
+    );
+    const out = (await pullAll(top)).flat();
+    expect(out.map((v) => formatValue(v))).toEqual(['{k:0}', '{k:0}', '{k:0}']);
+    for (const v of out) expect(frames.has(v.buf)).toBe(false);
+  });
+
+  test('close while it starts over: the input closed once, the full sort never built', async () => {
+    const ctx = newCtx();
+    const vals = zson(ctx, '{k:1}{k:NaN}{k:2}');
+    let closes = 0;
+    let release!: () => void;
+    const slow = new TestSource(vals);
+    slow.close = () => {
+      closes++;
+      return new Promise<void>((r) => (release = r));
+    };
+    let built = 0;
+    const top = new TopN(
+      ctx,
+      slow,
+      { keys: [field(ctx, 'k')], reverse: false, nullsFirst: false, count: 1 },
+      () => {
+        built++;
+        return new TestSource(vals);
+      },
+    );
+    const pulled = top.pull();
+    await new Promise((r) => setImmediate(r));
+    const closed = top.close();
+    release();
+    await closed;
+    expect(await pulled).toBeNull();
+    expect(closes).toBe(1);
+    expect(built).toBe(0);
+  });
+
+  test('a start over that fails: the error, and the input closed once', async () => {
+    const ctx = newCtx();
+    let closes = 0;
+    const first = new TestSource(zson(ctx, '{k:1}{k:"s"}'));
+    first.close = async () => {
+      closes++;
+    };
+    const top = new TopN(
+      ctx,
+      first,
+      { keys: [field(ctx, 'k')], reverse: false, nullsFirst: false, count: 1 },
+      () => {
+        throw new Error('no second input');
+      },
+    );
+    await expect(top.pull()).rejects.toThrow('no second input');
+    expect(closes).toBe(1);
+  });
+
   test('close before the end closes the input once', async () => {
     const ctx = newCtx();
     const first = new TestSource(zson(ctx, '{k:2}{k:1}'));
@@ -109,8 +195,15 @@ describe('TopN', () => {
         throw new Error('not started over');
       },
     );
+    let closes = 0;
+    const close = first.close.bind(first);
+    first.close = () => {
+      closes++;
+      return close();
+    };
     await top.close();
-    expect(first.closed).toBe(true);
+    await top.close();
+    expect(closes).toBe(1);
     expect(await top.pull()).toBeNull();
   });
 
@@ -177,6 +270,21 @@ async function randomKeys(): Promise<void> {
           .tuple(fc.integer({ min: -50, max: 50 }), fc.integer({ min: 0, max: 5 }))
           .map(([a, b]) => `{a:${a},b:${b}}`),
         { minLength: 50, maxLength: 3000, size: 'medium' },
+      ),
+      // Integers past 2^53 beside floats near them: no total order.
+      fc.array(
+        fc
+          .constantFrom(
+            '9007199254740993',
+            '9007199254740992.',
+            '9007199254740992',
+            '9007199254740994',
+            '9007199254740991',
+            '1.',
+            '5',
+          )
+          .map((k) => `{a:${k}}`),
+        { minLength: 5, maxLength: 200 },
       ),
       fc.array(
         fc.constantFrom('"x"', '"y"', '"xy"', 'null(string)').map((s) => `{a:${s}}`),

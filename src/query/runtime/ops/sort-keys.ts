@@ -24,6 +24,7 @@ import { latin1 } from '../../../formats/zson/gotext';
 import { ID, isSigned, recordOf, Type, TypeNull, TypeRecord } from '../../../zed/types';
 import { Value } from '../../../zed/value';
 import {
+  EXACT_IN_FLOAT,
   goStableSort,
   inconsistentKeys,
   int8BesideNumbers,
@@ -152,17 +153,20 @@ export class Comparator {
  * Watches one sort key, value by value, for what makes the sort's order
  * depend on the whole input rather than on each pair of keys: the
  * conditions of inconsistentKeys (numbers beside other types, a float
- * NaN, twin types of one non-number), and any non-null int8 (ordered by
- * value or by bytes depending on the other keys, and on whether the sort
- * spills). Each is a property of the set of keys seen, so once it holds
- * it holds for every larger set. While none holds, sort() orders any
- * subset of the keys as it orders the whole (one stable total order).
+ * NaN, a float beside a wide integer, twin types of one non-number), and
+ * any non-null int8 (ordered by value or by bytes depending on the other
+ * keys, and on whether the sort spills). Each is a property of the set of
+ * keys seen, so once it holds it holds for every larger set. While none
+ * holds, sort() orders any subset of the keys as it orders the whole (one
+ * stable total order).
  */
 export class KeyOrderWatch {
   /** True once the order may depend on the whole input. */
   broken = false;
   private num = false;
   private other = false;
+  private float = false;
+  private wide = false;
   private last: Type | null = null;
   private readonly byUnder = new Map<number, Type>();
 
@@ -175,9 +179,11 @@ export class KeyOrderWatch {
       this.num = true;
       if (id === ID.Int8) this.broken = true;
       else if (id >= ID.Float16 && id <= ID.Float64) {
+        this.float = true;
         const x = decodeFloat(v.buf, v.off, v.len);
         if (x !== x) this.broken = true;
-      }
+      } else if (id <= ID.Time && v.len > EXACT_IN_FLOAT) this.wide = true;
+      if (this.float && this.wide) this.broken = true;
     } else {
       this.other = true;
       if (t !== this.last) {
@@ -510,8 +516,9 @@ class Sorter {
       if (id >= ID.Float16 && id <= ID.Float64) {
         x = decodeFloat(buf, off, len);
       } else {
-        // Integers compare exactly as floats only up to 6 bytes.
-        if (len > 6) return this.fallback(idx);
+        // Integers compare exactly as floats only up to 6 bytes (wider
+        // ones beside floats went to Go's sort: inconsistentKeys).
+        if (len > EXACT_IN_FLOAT) return this.fallback(idx);
         let u = 0;
         let s = 1;
         for (let b = 0; b < len; b++, s *= 256) u += buf[off + b] * s;

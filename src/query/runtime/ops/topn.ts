@@ -69,6 +69,8 @@ export class TopN extends ConsumingOperator {
   private readonly watches: KeyOrderWatch[];
   private held: Value[] = [];
   private heldBytes = 0;
+  /** The held values before this index are copies (kept by a cut). */
+  private copied = 0;
   /** The first key of the N-th held value, once N are held after a cut (null: none to compare with). */
   private cutoff: KeyCopy | null = null;
   private out: Value[] | null = null;
@@ -91,6 +93,7 @@ export class TopN extends ConsumingOperator {
   }
 
   protected async next(): Promise<Value[] | null> {
+    if (this.closed) return null;
     if (this.full !== null) return this.full.pull();
     const out = this.out;
     if (out === null || this.outPos >= out.length) {
@@ -150,14 +153,23 @@ export class TopN extends ConsumingOperator {
     return d > 0 || (d === 0 && nk === 1);
   }
 
-  /** Sorts the held values and keeps the first N. */
+  /**
+   * Sorts the held values and keeps the first N, as copies: a value is a
+   * view of its whole decoded frame, and N values from N frames would
+   * hold them all.
+   */
   private cut(): void {
     const held = this.held;
     const n = Math.min(held.length, this.opts.count);
     const order = sortOrder(held, this.spec);
     const kept = new Array<Value>(n);
-    for (let i = 0; i < n; i++) kept[i] = held[order[i]];
+    const copied = this.copied;
+    for (let i = 0; i < n; i++) {
+      const j = order[i];
+      kept[i] = j < copied ? held[j] : held[j].copy();
+    }
     this.held = kept;
+    this.copied = n;
     this.heldBytes = batchBytes(kept);
     if (n < this.opts.count) return;
     const last = this.opts.keys[0].eval(kept[n - 1]);
@@ -173,9 +185,19 @@ export class TopN extends ConsumingOperator {
   private async restart(): Promise<void> {
     this.restarts++;
     this.held = [];
+    this.copied = 0;
     this.cutoff = null;
+    await this.closeParent();
+    // A close while the input closed: nothing more is wanted.
+    if (!this.closed) this.full = this.startOver();
+  }
+
+  private parentClosed = false;
+
+  private async closeParent(): Promise<void> {
+    if (this.parentClosed) return;
+    this.parentClosed = true;
     await this.parent.close();
-    this.full = this.startOver();
   }
 
   async close(): Promise<void> {
@@ -184,6 +206,6 @@ export class TopN extends ConsumingOperator {
     this.held = [];
     this.out = null;
     if (this.full !== null) await this.full.close();
-    else await this.parent.close();
+    else await this.closeParent();
   }
 }
