@@ -53,6 +53,29 @@ describe('TopN', () => {
     }
   });
 
+  test('an input in the reverse of the sort is read a batch at a time from its end', async () => {
+    // Ascending keys with ties, a second key against them, sorted descending.
+    const input = Array.from(
+      { length: 20000 },
+      (_, i) => `{k:${i >> 2},j:${(i * 7) % 5},s:"${String(i >> 3).padStart(6, '0')}"}`,
+    ).join('');
+    for (const [keys, count] of [
+      [['k'], 5],
+      [['k', 'j'], 7],
+      [['s'], 64],
+      [['s', 'k'], 1],
+    ] as [string[], number][]) {
+      const r = await both({ input, keys, count, reverse: true, batch: 100 });
+      expect(r.got).toEqual(r.sorted);
+      expect(r.top.restarts).toBe(0);
+      expect(r.top.fromEndBatches).toBeGreaterThan(150);
+    }
+    // Past FROM_END_MAX values kept, batches are read from their start.
+    const r = await both({ input, keys: ['k'], count: 65, reverse: true, batch: 100 });
+    expect(r.got).toEqual(r.sorted);
+    expect(r.top.fromEndBatches).toBe(0);
+  });
+
   test('nulls and missing keys go last, or first with -nulls first', async () => {
     const input = '{k:3}{x:1}{k:null}{k:1}{k:2}{k:null(int64)}{k:0}';
     for (const nullsFirst of [false, true])
@@ -264,6 +287,23 @@ async function randomKeys(): Promise<void> {
       });
     // Runs of one kind of key, so that many inputs keep a total order.
     const input = fc.oneof(
+      // Keys in order, which a descending sort reads from the end.
+      fc
+        .tuple(
+          fc.array(fc.tuple(fc.integer({ min: 0, max: 3 }), fc.integer({ min: 0, max: 4 })), {
+            minLength: 50,
+            maxLength: 3000,
+            size: 'medium',
+          }),
+          fc.boolean(),
+        )
+        .map(([steps, str]) => {
+          let a = 0;
+          return steps.map(([d, b]) => {
+            a += d;
+            return `{a:${str ? `"${String(a).padStart(5, '0')}"` : a},b:${b}}`;
+          });
+        }),
       fc.array(rec, { maxLength: 300, size: 'medium' }),
       fc.array(
         fc

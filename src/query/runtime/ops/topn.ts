@@ -14,7 +14,7 @@
 // more than half the query's memory limit, where the sort would spill.
 
 import { compareValues } from '../../../zed/compare';
-import { ID, TypeNull } from '../../../zed/types';
+import { ID, Type, TypeNull } from '../../../zed/types';
 import { Value } from '../../../zed/value';
 import { isMissing } from '../../expr/errors';
 import { Expr } from '../../expr/expr';
@@ -64,6 +64,12 @@ const EARLY: ReadonlySet<number> = new Set([
   ID.Bytes,
 ]);
 
+/**
+ * The largest N for which a batch may be read from its end (fromEnd): its
+ * best first keys are kept in a list of N, searched for each row.
+ */
+const FROM_END_MAX = 64;
+
 export class TopN extends ConsumingOperator {
   private readonly spec: SortSpec;
   private readonly watches: KeyOrderWatch[];
@@ -79,6 +85,20 @@ export class TopN extends ConsumingOperator {
   private full: Operator | null = null;
   /** Times the operator started over (for tests). */
   restarts = 0;
+  /**
+   * Whether most of the last batch passed the cutoff: the input arrives
+   * about in the sort's reverse order (`sort -r ts` of a pool in `ts`
+   * order), so each value beats the held ones and the buffer fills at
+   * once. Then a batch is read from its end, where its best values are.
+   */
+  private fromEnd = false;
+  /** Batches read from their end (for tests). */
+  fromEndBatches = 0;
+  /** Per row of a batch read from its end: kept. */
+  private keepRow = new Uint8Array(0);
+  /** The best first keys of the rows after the current one in its batch, best first (fromEnd). */
+  private readonly best: KeyCopy[] = [];
+  private bestN = 0;
 
   constructor(
     ctx: QueryContext,
@@ -117,16 +137,22 @@ export class TopN extends ConsumingOperator {
       if (this.closed) return;
       const held = this.held;
       const before = held.length;
-      for (let i = 0; i < batch.length; i++) {
-        const v = batch[i];
-        let keep = true;
-        for (let k = 0; k < nk; k++) {
-          const kv = keys[k].eval(v);
-          this.watches[k].add(kv);
-          if (k === 0 && this.cutoff !== null && this.past(kv, nk)) keep = false;
+      let passed: number;
+      if (this.fromEnd) passed = this.pushFromEnd(batch, held);
+      else {
+        for (let i = 0; i < batch.length; i++) {
+          const v = batch[i];
+          let keep = true;
+          for (let k = 0; k < nk; k++) {
+            const kv = keys[k].eval(v);
+            this.watches[k].add(kv);
+            if (k === 0 && this.cutoff !== null && this.past(kv, nk)) keep = false;
+          }
+          if (keep) held.push(v);
         }
-        if (keep) held.push(v);
+        passed = held.length - before;
       }
+      this.fromEnd = count <= FROM_END_MAX && this.cutoff !== null && passed * 2 > batch.length;
       for (let k = 0; k < nk; k++) if (this.watches[k].broken) return this.restart();
       if (held.length > before) this.heldBytes += batchBytes(held.slice(before));
       if (held.length >= max) this.cut();
@@ -135,6 +161,77 @@ export class TopN extends ConsumingOperator {
     this.cut();
     this.out = this.held;
     this.held = [];
+  }
+
+  /**
+   * Holds the values of batch that may be among the first N, reading it
+   * from its end: a value is dropped when it is past the cutoff, or when N
+   * values after it in the batch have first keys strictly before its own
+   * (so it comes after them whatever its other keys and their input
+   * order). Only keys of one type that compareValues orders as the sorter
+   * (EARLY) are compared; any other value is held. Returns how many
+   * values the cutoff alone would have held.
+   */
+  private pushFromEnd(batch: Value[], held: Value[]): number {
+    this.fromEndBatches++;
+    const { keys, count } = this.opts;
+    const nk = keys.length;
+    const m = batch.length;
+    if (this.keepRow.length < m) this.keepRow = new Uint8Array(m);
+    const keep = this.keepRow;
+    while (this.best.length <= count) this.best.push(new KeyCopy());
+    this.bestN = 0;
+    let local = -1;
+    let passed = 0;
+    for (let i = m - 1; i >= 0; i--) {
+      const v = batch[i];
+      let ok = true;
+      for (let k = 0; k < nk; k++) {
+        const kv = keys[k].eval(v);
+        this.watches[k].add(kv);
+        if (k !== 0) continue;
+        if (this.cutoff !== null && this.past(kv, nk)) ok = false;
+        else passed++;
+        if (kv.len < 0) continue;
+        const id = kv.type.under.id;
+        if (local === -1 && EARLY.has(id)) local = id;
+        if (id !== local) continue;
+        if (ok && this.bestN === count && this.after(kv, this.best[count - 1])) ok = false;
+        this.remember(kv);
+      }
+      keep[i] = ok ? 1 : 0;
+    }
+    for (let i = 0; i < m; i++) if (keep[i] === 1) held.push(batch[i]);
+    return passed;
+  }
+
+  /** Whether key kv comes strictly after key c in the sort's order (both of one EARLY type). */
+  private after(kv: Value, c: KeyCopy): boolean {
+    return this.order(kv.type, kv.buf, kv.off, kv.len, c) > 0;
+  }
+
+  /** compareValues of a key and a copied key, in the sort's direction. */
+  private order(t: Type, buf: Uint8Array, off: number, len: number, c: KeyCopy): number {
+    const d = compareValues(t, buf, off, len, c.type, c.buf, 0, c.len, true);
+    return this.opts.reverse ? -d : d;
+  }
+
+  /** Adds kv to the N best keys (best first) when it is before the N-th. */
+  private remember(kv: Value): void {
+    const best = this.best;
+    const count = this.opts.count;
+    let p: number;
+    if (this.bestN < count) p = this.bestN++;
+    else if (this.order(kv.type, kv.buf, kv.off, kv.len, best[count - 1]) >= 0) return;
+    else p = count - 1;
+    // The copy at p (spare, or the N-th's) takes kv and moves up past the keys after it.
+    const c = best[p];
+    c.set(kv, true);
+    while (p > 0 && this.order(best[p - 1].type, best[p - 1].buf, 0, best[p - 1].len, c) > 0) {
+      best[p] = best[p - 1];
+      p--;
+    }
+    best[p] = c;
   }
 
   /**
