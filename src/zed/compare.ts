@@ -29,7 +29,7 @@ import { TypeContext } from './context';
 
 export { compareTypes };
 
-type ByteCompare = (
+export type ByteCompare = (
   a: Uint8Array,
   ao: number,
   al: number,

@@ -70,6 +70,16 @@ describe('TopN', () => {
       expect(r.top.restarts).toBe(0);
       expect(r.top.fromEndBatches).toBeGreaterThan(150);
     }
+    // A rising input with jitter: the best of a batch are not at its very end.
+    const jitter = Array.from(
+      { length: 20000 },
+      (_, i) => `{k:${(i >> 3) + ((i * 7919) % 29)}}`,
+    ).join('');
+    for (const count of [1, 3, 10, 64]) {
+      const r = await both({ input: jitter, keys: ['k'], count, reverse: true, batch: 200 });
+      expect(r.got).toEqual(r.sorted);
+      expect(r.top.fromEndBatches).toBeGreaterThan(50);
+    }
     // Past FROM_END_MAX values kept, batches are read from their start.
     const r = await both({ input, keys: ['k'], count: 65, reverse: true, batch: 100 });
     expect(r.got).toEqual(r.sorted);

@@ -13,8 +13,8 @@
 // read the same values again, a pool at a commit). So does a buffer of
 // more than half the query's memory limit, where the sort would spill.
 
-import { compareValues } from '../../../zed/compare';
-import { ID, Type, TypeNull } from '../../../zed/types';
+import { ByteCompare, compareFnFor } from '../../../zed/compare';
+import { ID, TypeNull } from '../../../zed/types';
 import { Value } from '../../../zed/value';
 import { isMissing } from '../../expr/errors';
 import { Expr } from '../../expr/expr';
@@ -79,6 +79,8 @@ export class TopN extends ConsumingOperator {
   private copied = 0;
   /** The first key of the N-th held value, once N are held after a cut (null: none to compare with). */
   private cutoff: KeyCopy | null = null;
+  /** The comparison of the cutoff's type, when values are compared with it (EARLY). */
+  private cutoffFn: ByteCompare | null = null;
   private out: Value[] | null = null;
   private outPos = 0;
   /** The full sort over a new copy of the input, after a start over. */
@@ -137,8 +139,8 @@ export class TopN extends ConsumingOperator {
       if (this.closed) return;
       const held = this.held;
       const before = held.length;
-      let passed: number;
-      if (this.fromEnd) passed = this.pushFromEnd(batch, held);
+      let most: boolean;
+      if (this.fromEnd) most = this.pushFromEnd(batch, held);
       else {
         for (let i = 0; i < batch.length; i++) {
           const v = batch[i];
@@ -150,9 +152,9 @@ export class TopN extends ConsumingOperator {
           }
           if (keep) held.push(v);
         }
-        passed = held.length - before;
+        most = (held.length - before) * 2 > batch.length;
       }
-      this.fromEnd = count <= FROM_END_MAX && this.cutoff !== null && passed * 2 > batch.length;
+      this.fromEnd = count <= FROM_END_MAX && this.cutoff !== null && most;
       for (let k = 0; k < nk; k++) if (this.watches[k].broken) return this.restart();
       if (held.length > before) this.heldBytes += batchBytes(held.slice(before));
       if (held.length >= max) this.cut();
@@ -165,23 +167,27 @@ export class TopN extends ConsumingOperator {
 
   /**
    * Holds the values of batch that may be among the first N, reading it
-   * from its end: a value is dropped when it is past the cutoff, or when N
-   * values after it in the batch have first keys strictly before its own
-   * (so it comes after them whatever its other keys and their input
-   * order). Only keys of one type that compareValues orders as the sorter
-   * (EARLY) are compared; any other value is held. Returns how many
-   * values the cutoff alone would have held.
+   * from its end: a value is dropped when N values after it in the batch
+   * have first keys strictly before its own (so it comes after them
+   * whatever its other keys and their input order), or when it is past
+   * the cutoff. Only keys of one type that compareValues orders as the
+   * sorter (EARLY) are compared with the batch's; any other value goes to
+   * the cutoff. Returns whether most values the cutoff was asked about
+   * passed it (so the next batch is read from its end too).
    */
-  private pushFromEnd(batch: Value[], held: Value[]): number {
+  private pushFromEnd(batch: Value[], held: Value[]): boolean {
     this.fromEndBatches++;
     const { keys, count } = this.opts;
     const nk = keys.length;
     const m = batch.length;
     if (this.keepRow.length < m) this.keepRow = new Uint8Array(m);
     const keep = this.keepRow;
-    while (this.best.length <= count) this.best.push(new KeyCopy());
+    const best = this.best;
+    while (best.length <= count) best.push(new KeyCopy());
     this.bestN = 0;
     let local = -1;
+    let fn: ByteCompare | null = null;
+    let asked = 0;
     let passed = 0;
     for (let i = m - 1; i >= 0; i--) {
       const v = batch[i];
@@ -190,45 +196,48 @@ export class TopN extends ConsumingOperator {
         const kv = keys[k].eval(v);
         this.watches[k].add(kv);
         if (k !== 0) continue;
+        const id = kv.len < 0 ? -1 : kv.type.under.id;
+        if (local === -1 && EARLY.has(id)) {
+          local = id;
+          fn = compareFnFor(kv.type.under);
+        }
+        if (id === local && fn !== null) {
+          // Before the N-th best after it (or fewer than N): remembered.
+          let d = -1;
+          if (this.bestN === count) d = this.order(fn, kv, best[count - 1]);
+          if (d > 0) ok = false;
+          else if (d < 0) this.remember(fn, kv);
+        }
+        if (!ok) continue;
+        asked++;
         if (this.cutoff !== null && this.past(kv, nk)) ok = false;
         else passed++;
-        if (kv.len < 0) continue;
-        const id = kv.type.under.id;
-        if (local === -1 && EARLY.has(id)) local = id;
-        if (id !== local) continue;
-        if (ok && this.bestN === count && this.after(kv, this.best[count - 1])) ok = false;
-        this.remember(kv);
       }
       keep[i] = ok ? 1 : 0;
     }
     for (let i = 0; i < m; i++) if (keep[i] === 1) held.push(batch[i]);
-    return passed;
+    return passed * 2 > asked;
   }
 
-  /** Whether key kv comes strictly after key c in the sort's order (both of one EARLY type). */
-  private after(kv: Value, c: KeyCopy): boolean {
-    return this.order(kv.type, kv.buf, kv.off, kv.len, c) > 0;
-  }
-
-  /** compareValues of a key and a copied key, in the sort's direction. */
-  private order(t: Type, buf: Uint8Array, off: number, len: number, c: KeyCopy): number {
-    const d = compareValues(t, buf, off, len, c.type, c.buf, 0, c.len, true);
+  /** The order of key kv and copied key c of the same EARLY type (fn compares them), in the sort's direction. */
+  private order(fn: ByteCompare, kv: Value, c: KeyCopy): number {
+    const d = fn(kv.buf, kv.off, kv.len, c.buf, 0, c.len);
     return this.opts.reverse ? -d : d;
   }
 
-  /** Adds kv to the N best keys (best first) when it is before the N-th. */
-  private remember(kv: Value): void {
+  /** Adds kv, before the N-th best key (or with fewer than N), to the best keys (best first). */
+  private remember(fn: ByteCompare, kv: Value): void {
     const best = this.best;
-    const count = this.opts.count;
-    let p: number;
-    if (this.bestN < count) p = this.bestN++;
-    else if (this.order(kv.type, kv.buf, kv.off, kv.len, best[count - 1]) >= 0) return;
-    else p = count - 1;
+    let p = this.bestN < this.opts.count ? this.bestN++ : this.opts.count - 1;
     // The copy at p (spare, or the N-th's) takes kv and moves up past the keys after it.
     const c = best[p];
     c.set(kv, true);
-    while (p > 0 && this.order(best[p - 1].type, best[p - 1].buf, 0, best[p - 1].len, c) > 0) {
-      best[p] = best[p - 1];
+    const rev = this.opts.reverse;
+    while (p > 0) {
+      const b = best[p - 1];
+      const d = fn(b.buf, 0, b.len, c.buf, 0, c.len);
+      if (rev ? d >= 0 : d <= 0) break;
+      best[p] = b;
       p--;
     }
     best[p] = c;
@@ -243,10 +252,9 @@ export class TopN extends ConsumingOperator {
   private past(kv: Value, nk: number): boolean {
     const c = this.cutoff!;
     if (kv.len < 0 || c.len < 0) return false;
-    const id = kv.type.under.id;
-    if (id !== c.type.under.id || !EARLY.has(id)) return false;
-    let d = compareValues(kv.type, kv.buf, kv.off, kv.len, c.type, c.buf, 0, c.len, true);
-    if (this.opts.reverse) d = -d;
+    const fn = this.cutoffFn;
+    if (fn === null || kv.type.under.id !== c.type.under.id) return false;
+    const d = this.order(fn, kv, c);
     return d > 0 || (d === 0 && nk === 1);
   }
 
@@ -277,6 +285,8 @@ export class TopN extends ConsumingOperator {
     const c = (this.cutoff ??= new KeyCopy());
     c.set(last, true);
     if (c.type === TypeNull) this.cutoff = null;
+    // Values are compared with the cutoff only where both are of one EARLY type.
+    this.cutoffFn = EARLY.has(c.type.under.id) ? compareFnFor(c.type.under) : null;
   }
 
   private async restart(): Promise<void> {
