@@ -88,6 +88,9 @@ export function version(): string {
   }
 }
 
+/** How long an idle keep-alive connection stays open (see listen). */
+export const KEEP_ALIVE_MS = 65_000;
+
 export class Service {
   readonly app: express.Express;
   readonly lake: Lake;
@@ -486,10 +489,14 @@ export class Service {
     const { host, port } = parseListenAddr(addr);
     return new Promise((resolve, reject) => {
       const server = http.createServer(this.app);
-      // Long loads and queries: no request timeout; idle keep-alives close.
+      // Long loads and queries: no request timeout. Idle keep-alives close
+      // after longer than a proxy keeps them (nginx's upstream keepalive
+      // and cloud load balancers idle out at 60 s): a proxy that sends on
+      // a connection the server is closing fails the request (a 502 for a
+      // load, which it does not retry). Node's 5 s default did that.
       server.requestTimeout = 0;
-      server.headersTimeout = 60000;
-      server.keepAliveTimeout = 5000;
+      server.keepAliveTimeout = KEEP_ALIVE_MS;
+      server.headersTimeout = KEEP_ALIVE_MS + 1000;
       server.once('error', reject);
       server.listen(port, host, () => {
         server.off('error', reject);

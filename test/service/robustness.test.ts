@@ -2,8 +2,9 @@
 // encodings on every route, and the service still answers afterwards.
 
 import { randomBytes } from 'node:crypto';
+import http from 'node:http';
 import { brotliDecompressSync, gunzipSync, gzipSync, inflateSync } from 'node:zlib';
-import { call, createPool, load, startService, TestService } from './helpers';
+import { call, createPool, load, sleep, startService, TestService } from './helpers';
 
 let t: TestService;
 beforeAll(async () => {
@@ -146,3 +147,24 @@ test('odd Accept headers', async () => {
     expect([accept, r.status < 500]).toEqual([accept, true]);
   }
 });
+
+test("an idle keep-alive connection outlives Node's 5 s default, so a proxy may reuse it", async () => {
+  // nginx's upstream keep-alives idle out at 60 s: a server that closes
+  // one first races the proxy's next request on it.
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const get = () =>
+    new Promise<{ status: number; reused: boolean }>((resolve, reject) => {
+      const req = http.get(`${t.base}/status`, { agent }, (r) => {
+        r.resume();
+        r.on('end', () => resolve({ status: r.statusCode!, reused: req.reusedSocket }));
+      });
+      req.on('error', reject);
+    });
+  try {
+    expect(await get()).toEqual({ status: 200, reused: false });
+    await sleep(6000);
+    expect(await get()).toEqual({ status: 200, reused: true });
+  } finally {
+    agent.destroy();
+  }
+}, 20000);
