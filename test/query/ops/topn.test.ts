@@ -80,6 +80,18 @@ describe('TopN', () => {
       expect(r.got).toEqual(r.sorted);
       expect(r.top.fromEndBatches).toBeGreaterThan(50);
     }
+    // Batches that fall while each rises (a sawtooth): every key of a
+    // batch read from its end goes first among the batch's best.
+    const saw = Array.from(
+      { length: 20000 },
+      (_, i) => `{k:${20000 - (i >> 8) * 256 + (i & 255)}}`,
+    );
+    for (const count of [1, 10, 64]) {
+      const r = await both({ input: saw.join(''), keys: ['k'], count, reverse: true, batch: 256 });
+      expect(r.got).toEqual(r.sorted);
+      const up = await both({ input: saw.join(''), keys: ['k'], count, batch: 256 });
+      expect(up.got).toEqual(up.sorted);
+    }
     // Past FROM_END_MAX values kept, batches are read from their start.
     const r = await both({ input, keys: ['k'], count: 65, reverse: true, batch: 100 });
     expect(r.got).toEqual(r.sorted);
@@ -311,6 +323,10 @@ async function randomKeys(): Promise<void> {
           let a = 0;
           return steps.map(([d, b]) => {
             a += d;
+            // Now and then a key of another kind in the rising run.
+            if (b === 4 && d === 3) return `{b:${b}}`;
+            if (b === 4 && d === 2) return `{a:null,b:${b}}`;
+            if (b === 4 && d === 1) return `{a:${str ? 'null(string)' : `${a}.5`},b:${b}}`;
             return `{a:${str ? `"${String(a).padStart(5, '0')}"` : a},b:${b}}`;
           });
         }),

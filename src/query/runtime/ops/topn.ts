@@ -88,7 +88,9 @@ export class TopN extends ConsumingOperator {
   /** Times the operator started over (for tests). */
   restarts = 0;
   /**
-   * Whether most of the last batch passed the cutoff: the input arrives
+   * Whether most values of the last batch that were compared with the
+   * cutoff passed it (every value, unless the batch was read from its
+   * end, where values dropped within the batch are not): the input arrives
    * about in the sort's reverse order (`sort -r ts` of a pool in `ts`
    * order), so each value beats the held ones and the buffer fills at
    * once. Then a batch is read from its end, where its best values are.
@@ -183,7 +185,7 @@ export class TopN extends ConsumingOperator {
     if (this.keepRow.length < m) this.keepRow = new Uint8Array(m);
     const keep = this.keepRow;
     const best = this.best;
-    while (best.length <= count) best.push(new KeyCopy());
+    while (best.length < count) best.push(new KeyCopy());
     this.bestN = 0;
     let local = -1;
     let fn: ByteCompare | null = null;
@@ -229,18 +231,23 @@ export class TopN extends ConsumingOperator {
   private remember(fn: ByteCompare, kv: Value): void {
     const best = this.best;
     let p = this.bestN < this.opts.count ? this.bestN++ : this.opts.count - 1;
-    // The copy at p (spare, or the N-th's) takes kv and moves up past the keys after it.
+    // The copy at p (spare, or the N-th's) takes kv and moves up before
+    // the keys after it, found by binary search (an input rising within
+    // each batch puts every key first).
     const c = best[p];
     c.set(kv, true);
     const rev = this.opts.reverse;
-    while (p > 0) {
-      const b = best[p - 1];
+    let lo = 0;
+    let hi = p;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const b = best[mid];
       const d = fn(b.buf, 0, b.len, c.buf, 0, c.len);
-      if (rev ? d >= 0 : d <= 0) break;
-      best[p] = b;
-      p--;
+      if (rev ? d < 0 : d > 0) hi = mid;
+      else lo = mid + 1;
     }
-    best[p] = c;
+    for (; p > lo; p--) best[p] = best[p - 1];
+    best[lo] = c;
   }
 
   /**
@@ -279,12 +286,12 @@ export class TopN extends ConsumingOperator {
     if (n < this.opts.count) return;
     const last = this.opts.keys[0].eval(kept[n - 1]);
     if (last.len < 0 || isMissing(last)) {
-      this.cutoff = null;
+      this.cutoff = this.cutoffFn = null;
       return;
     }
     const c = (this.cutoff ??= new KeyCopy());
     c.set(last, true);
-    if (c.type === TypeNull) this.cutoff = null;
+    if (c.type === TypeNull) this.cutoff = this.cutoffFn = null;
     // Values are compared with the cutoff only where both are of one EARLY type.
     this.cutoffFn = EARLY.has(c.type.under.id) ? compareFnFor(c.type.under) : null;
   }
@@ -293,7 +300,7 @@ export class TopN extends ConsumingOperator {
     this.restarts++;
     this.held = [];
     this.copied = 0;
-    this.cutoff = null;
+    this.cutoff = this.cutoffFn = null;
     await this.closeParent();
     // A close while the input closed: nothing more is wanted.
     if (!this.closed) this.full = this.startOver();
