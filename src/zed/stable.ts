@@ -24,38 +24,53 @@ export function inconsistentKeys(
   len: ArrayLike<number>,
   floatAt: (i: number) => number,
 ): boolean {
-  let num = false;
-  let other = false;
-  let float = false;
-  let wide = false;
+  const keys = new KeyConsistency();
+  for (let i = 0; i < types.length; i++)
+    if (len[i] >= 0 && keys.add(types[i], len[i], floatAt, i)) return true;
+  return false;
+}
+
+/**
+ * inconsistentKeys one key at a time, for keys that arrive as a stream
+ * (the sort's top-N). Each condition is a property of the set of keys
+ * added, so once the keys are inconsistent every larger set is too.
+ */
+export class KeyConsistency {
+  private num = false;
+  private other = false;
+  private float = false;
+  private wide = false;
   // The first type seen of each underlying type (looked up only where the
-  // type changes from the row before).
-  const byUnder = new Map<number, Type>();
-  let last: Type | null = null;
-  for (let i = 0; i < types.length; i++) {
-    if (len[i] < 0) continue;
-    const t = types[i];
+  // type changes from the key before).
+  private readonly byUnder = new Map<number, Type>();
+  private last: Type | null = null;
+
+  /**
+   * Adds a non-null key of type t with a body of len bytes (floatAt(i)
+   * decodes it, asked only when it is a float); true when the keys added
+   * so far are inconsistent (the caller stops there).
+   */
+  add(t: Type, len: number, floatAt: (i: number) => number, i: number): boolean {
     const id = t.under.id;
     // (Numbers of twin types compare by value with every number, as the
     // reference does, natively or not: only other types' twins count.)
-    if (t !== last && id > ID.Decimal256) {
-      last = t;
-      const seen = byUnder.get(id);
-      if (seen === undefined) byUnder.set(id, t);
+    if (t !== this.last && id > ID.Decimal256) {
+      this.last = t;
+      const seen = this.byUnder.get(id);
+      if (seen === undefined) this.byUnder.set(id, t);
       else if (seen !== t) return true;
     }
     if (id <= ID.Decimal256) {
-      num = true;
+      this.num = true;
       if (id >= ID.Float16 && id <= ID.Float64) {
-        float = true;
+        this.float = true;
         const x = floatAt(i);
         if (x !== x) return true;
-      } else if (id <= ID.Time && len[i] > EXACT_IN_FLOAT) wide = true;
-      if (float && wide) return true;
-    } else other = true;
-    if (num && other) return true;
+      } else if (id <= ID.Time && len > EXACT_IN_FLOAT) this.wide = true;
+      if (this.float && this.wide) return true;
+    } else this.other = true;
+    return this.num && this.other;
   }
-  return false;
 }
 
 /**

@@ -3,9 +3,9 @@
 // over with the full sort (keys whose order depends on the whole input),
 // so it is used only where the compiler can build its input again and
 // read the same values: a pool scan at its commit, then operators that
-// take one input and give one output (a summarize among them). Where the vector engine takes the
-// sort (its keys and what follows read fields, not whole values), that
-// path stays: it builds only the rows it outputs.
+// take one input and give one output (a summarize among them). Where the
+// vector engine takes the sort (its keys and what follows read fields,
+// not whole values), that path stays: it builds only the rows it outputs.
 
 import { VectorMode } from '../data/source';
 import { Operator } from '../runtime/operator';

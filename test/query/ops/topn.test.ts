@@ -7,7 +7,8 @@ import { Head } from '../../../src/query/runtime/ops/head';
 import { Sort } from '../../../src/query/runtime/ops/sort';
 import { TopN, topNBuffer } from '../../../src/query/runtime/ops/topn';
 import { formatValue } from '../../../src/formats/zson';
-import { pullAll } from '../../../src/query/runtime/operator';
+import { Operator, pullAll } from '../../../src/query/runtime/operator';
+import { QueryContext } from '../../../src/query/runtime/context';
 import { field, newCtx, run, TestSource, zson } from './helpers';
 
 interface Case {
@@ -37,6 +38,19 @@ async function both(c: Case) {
   });
   const got = await run(new Head(top, c.count));
   return { sorted, got, top, first, again: again as TestSource | null };
+}
+
+/** A TopN of the first count values of input by k, ascending. */
+function topByK(
+  ctx: QueryContext,
+  input: Operator,
+  count: number,
+  startOver: () => Operator = () => {
+    throw new Error('not started over');
+  },
+): TopN {
+  const keys = [field(ctx, 'k')];
+  return new TopN(ctx, input, { keys, reverse: false, nullsFirst: false, count }, startOver);
 }
 
 describe('TopN', () => {
@@ -167,14 +181,7 @@ describe('TopN', () => {
     const ctx = newCtx();
     const vals = zson(ctx, Array.from({ length: 100 }, (_, i) => `{k:${i % 7}}`).join(''));
     const frames = new Set(vals.map((v) => v.buf));
-    const top = new TopN(
-      ctx,
-      new TestSource(vals, 10),
-      { keys: [field(ctx, 'k')], reverse: false, nullsFirst: false, count: 3 },
-      () => {
-        throw new Error('not started over');
-      },
-    );
+    const top = topByK(ctx, new TestSource(vals, 10), 3);
     const out = (await pullAll(top)).flat();
     expect(out.map((v) => formatValue(v))).toEqual(['{k:0}', '{k:0}', '{k:0}']);
     for (const v of out) expect(frames.has(v.buf)).toBe(false);
@@ -191,15 +198,10 @@ describe('TopN', () => {
       return new Promise<void>((r) => (release = r));
     };
     let built = 0;
-    const top = new TopN(
-      ctx,
-      slow,
-      { keys: [field(ctx, 'k')], reverse: false, nullsFirst: false, count: 1 },
-      () => {
-        built++;
-        return new TestSource(vals);
-      },
-    );
+    const top = topByK(ctx, slow, 1, () => {
+      built++;
+      return new TestSource(vals);
+    });
     const pulled = top.pull();
     await new Promise((r) => setImmediate(r));
     const closed = top.close();
@@ -217,14 +219,9 @@ describe('TopN', () => {
     first.close = async () => {
       closes++;
     };
-    const top = new TopN(
-      ctx,
-      first,
-      { keys: [field(ctx, 'k')], reverse: false, nullsFirst: false, count: 1 },
-      () => {
-        throw new Error('no second input');
-      },
-    );
+    const top = topByK(ctx, first, 1, () => {
+      throw new Error('no second input');
+    });
     await expect(top.pull()).rejects.toThrow('no second input');
     expect(closes).toBe(1);
   });
@@ -232,14 +229,7 @@ describe('TopN', () => {
   test('close before the end closes the input once', async () => {
     const ctx = newCtx();
     const first = new TestSource(zson(ctx, '{k:2}{k:1}'));
-    const top = new TopN(
-      ctx,
-      first,
-      { keys: [field(ctx, 'k')], reverse: false, nullsFirst: false, count: 1 },
-      () => {
-        throw new Error('not started over');
-      },
-    );
+    const top = topByK(ctx, first, 1);
     let closes = 0;
     const close = first.close.bind(first);
     first.close = () => {

@@ -27,6 +27,7 @@ import {
   EXACT_IN_FLOAT,
   goStableSort,
   inconsistentKeys,
+  KeyConsistency,
   int8BesideNumbers,
   int8ByBytes,
 } from '../../../zed/stable';
@@ -163,37 +164,16 @@ export class Comparator {
 export class KeyOrderWatch {
   /** True once the order may depend on the whole input. */
   broken = false;
-  private num = false;
-  private other = false;
-  private float = false;
-  private wide = false;
-  private last: Type | null = null;
-  private readonly byUnder = new Map<number, Type>();
+  private readonly keys = new KeyConsistency();
+  /** The key being added (for floatOf). */
+  private key: Value | null = null;
+  private readonly floatOf = () => decodeFloat(this.key!.buf, this.key!.off, this.key!.len);
 
   /** Watches key v (null or error("missing"): a null key, which never breaks it). */
   add(v: Value): void {
     if (v.len < 0 || this.broken || isMissing(v)) return;
-    const t = v.type;
-    const id = t.under.id;
-    if (id <= ID.Decimal256) {
-      this.num = true;
-      if (id === ID.Int8) this.broken = true;
-      else if (id >= ID.Float16 && id <= ID.Float64) {
-        this.float = true;
-        const x = decodeFloat(v.buf, v.off, v.len);
-        if (x !== x) this.broken = true;
-      } else if (id <= ID.Time && v.len > EXACT_IN_FLOAT) this.wide = true;
-      if (this.float && this.wide) this.broken = true;
-    } else {
-      this.other = true;
-      if (t !== this.last) {
-        this.last = t;
-        const seen = this.byUnder.get(id);
-        if (seen === undefined) this.byUnder.set(id, t);
-        else if (seen !== t) this.broken = true;
-      }
-    }
-    if (this.num && this.other) this.broken = true;
+    this.key = v;
+    this.broken = v.type.under.id === ID.Int8 || this.keys.add(v.type, v.len, this.floatOf, 0);
   }
 }
 

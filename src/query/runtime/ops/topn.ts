@@ -6,7 +6,8 @@
 // held, a value whose first key is past the N-th held value's is dropped
 // as it arrives. That is exact while the keys have one stable total order,
 // which KeyOrderWatch checks on every key of every value. Keys without one
-// (a NaN beside numbers, numbers beside strings, int8s) make the sort's
+// (a NaN beside numbers, numbers beside strings, integers past 2^53 beside
+// floats, int8s) make the sort's
 // answer depend on all of its input, which is gone by then, so the
 // operator starts over: it closes its input and answers from the full
 // sort over a new copy of it (the compiler gives one only for inputs that
@@ -14,9 +15,8 @@
 // more than half the query's memory limit, where the sort would spill.
 
 import { ByteCompare, compareFnFor } from '../../../zed/compare';
-import { ID, TypeNull } from '../../../zed/types';
+import { ID } from '../../../zed/types';
 import { Value } from '../../../zed/value';
-import { isMissing } from '../../expr/errors';
 import { Expr } from '../../expr/expr';
 import { QueryContext } from '../context';
 import { BATCH_SIZE, ConsumingOperator, Operator } from '../operator';
@@ -77,9 +77,12 @@ export class TopN extends ConsumingOperator {
   private heldBytes = 0;
   /** The held values before this index are copies (kept by a cut). */
   private copied = 0;
-  /** The first key of the N-th held value, once N are held after a cut (null: none to compare with). */
+  /**
+   * The first key of the N-th held value, once N are held after a cut
+   * and it is of an EARLY type (null: none to compare with).
+   */
   private cutoff: KeyCopy | null = null;
-  /** The comparison of the cutoff's type, when values are compared with it (EARLY). */
+  /** The comparison of the cutoff's type. */
   private cutoffFn: ByteCompare | null = null;
   private out: Value[] | null = null;
   private outPos = 0;
@@ -258,10 +261,8 @@ export class TopN extends ConsumingOperator {
    */
   private past(kv: Value, nk: number): boolean {
     const c = this.cutoff!;
-    if (kv.len < 0 || c.len < 0) return false;
-    const fn = this.cutoffFn;
-    if (fn === null || kv.type.under.id !== c.type.under.id) return false;
-    const d = this.order(fn, kv, c);
+    if (kv.len < 0 || kv.type.under.id !== c.type.under.id) return false;
+    const d = this.order(this.cutoffFn!, kv, c);
     return d > 0 || (d === 0 && nk === 1);
   }
 
@@ -284,16 +285,15 @@ export class TopN extends ConsumingOperator {
     this.copied = n;
     this.heldBytes = batchBytes(kept);
     if (n < this.opts.count) return;
+    // Values are compared with the cutoff only where both are of one
+    // EARLY type, so only such a key is one.
     const last = this.opts.keys[0].eval(kept[n - 1]);
-    if (last.len < 0 || isMissing(last)) {
+    if (last.len < 0 || !EARLY.has(last.type.under.id)) {
       this.cutoff = this.cutoffFn = null;
       return;
     }
-    const c = (this.cutoff ??= new KeyCopy());
-    c.set(last, true);
-    if (c.type === TypeNull) this.cutoff = this.cutoffFn = null;
-    // Values are compared with the cutoff only where both are of one EARLY type.
-    this.cutoffFn = EARLY.has(c.type.under.id) ? compareFnFor(c.type.under) : null;
+    (this.cutoff ??= new KeyCopy()).set(last, true);
+    this.cutoffFn = compareFnFor(last.type.under);
   }
 
   private async restart(): Promise<void> {
