@@ -4,20 +4,23 @@
 //   s3://bucket/prefix      S3 or an S3-speaking server (S3Store)
 //
 // and coordination on Redis with a Redis URL, else in this process. Nothing
-// else in zlake imports a concrete backend.
+// else in zlake imports a concrete backend. The S3 and Redis clients are
+// loaded only for a location that needs them (the AWS SDK alone took about
+// a fifth of every lake command's start).
 
 import * as path from 'node:path';
 import { Coordinator } from '../coord/coord';
 import { LocalCoordinator } from '../coord/local';
-import { RedisCoordinator } from '../coord/redis';
 import { Lake, LakeOptions } from '../lake/lake';
 
 export { parseVectorScanMode } from '../lake/lake';
 export { parseWorkers } from '../lake/decodepool';
 import { LocalStore } from '../storage/local';
-import { S3Store } from '../storage/s3';
 import { ObjectStore } from '../storage/storage';
+import { isS3Location, localPath } from './location';
 import { migrateLegacyRegisters } from './migrate';
+
+export { isS3Location, localPath };
 
 export interface BackendOptions {
   /** Where the lake is: a directory, file://PATH or s3://bucket/prefix. */
@@ -42,22 +45,13 @@ export interface OpenOptions extends BackendOptions, LakeOptions {
   wrapCoord?(c: Coordinator, backend: string): Coordinator;
 }
 
-/** True for a location served by S3. */
-export function isS3Location(lake: string): boolean {
-  return lake.startsWith('s3://');
-}
-
-/** The directory of a local lake location (file://PATH or PATH). */
-export function localPath(lake: string): string {
-  return path.resolve(lake.replace(/^file:\/\//, ''));
-}
-
 export async function openBackends(
   o: BackendOptions,
 ): Promise<{ storage: ObjectStore; coord: Coordinator }> {
   let storage: ObjectStore;
   let dir: string | null = null;
   if (isS3Location(o.lake)) {
+    const { S3Store } = await import('../storage/s3');
     storage = new S3Store(o.lake, { endpoint: o.s3Endpoint || undefined, region: o.s3Region });
   } else {
     dir = localPath(o.lake);
@@ -65,6 +59,7 @@ export async function openBackends(
   }
   let coord: Coordinator;
   if (o.redis) {
+    const { RedisCoordinator } = await import('../coord/redis');
     coord = await RedisCoordinator.open(o.redis, {
       prefix: o.redisPrefix,
       password: o.redisPassword,

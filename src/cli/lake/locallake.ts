@@ -5,12 +5,13 @@
 // talks to it with the ordinary client, so a local command and a request to
 // `zlake serve` run the same code. One process at a time owns a local lake
 // directory (its coordination lock), so a command on a directory that a
-// server holds is refused rather than racing it.
+// server holds is refused rather than racing it. The lake and the service
+// are loaded only here, so a command given a service URL starts without
+// them.
 
 import { promises as fs } from 'node:fs';
-import { isS3Location, localPath, openLake } from '../../backend/open';
-import { Lake } from '../../lake/lake';
-import { Service } from '../../service/server';
+import { isS3Location, localPath } from '../../backend/location';
+import type { Lake } from '../../lake/lake';
 
 /** A lake location the client opens itself rather than asking a service. */
 export function isStorageLocation(location: string): boolean {
@@ -50,6 +51,7 @@ export interface LocalService {
 }
 
 async function openOwned(location: string): Promise<Lake> {
+  const { openLake } = await import('../../backend/open');
   try {
     return await openLake({
       lake: isS3Location(location) ? location : localPath(location),
@@ -71,6 +73,7 @@ async function openOwned(location: string): Promise<Lake> {
 /** Opens an existing lake at location and serves it on a loopback port. */
 export async function serveLocal(location: string): Promise<LocalService> {
   if (!(await exists(location))) throw new Error(`${locationURI(location)}: lake does not exist`);
+  const { Service } = await import('../../service/server');
   const lake = await openOwned(location);
   const service = new Service({ lake });
   try {
