@@ -1,5 +1,6 @@
 import { openLake } from '../../src/backend/open';
 import { testLakeOptions } from '../helpers/backend';
+import { tsRequire } from '../helpers/ts-bootstrap';
 // Test helpers: a real lake service on a loopback port (in this process,
 // or as a `zlake serve` child process), and running zlake commands (in
 // this process with captured streams, or as child processes).
@@ -44,17 +45,7 @@ export async function serveInProcess(): Promise<Served> {
 const ROOT = path.resolve(__dirname, '../..');
 
 /** Node code that runs src/cli/main.ts with the arguments after it (compiled on require). */
-const bootstrap = `
-const swc = require(${JSON.stringify(require.resolve('@swc/core'))});
-const fs = require('fs');
-require.extensions['.ts'] = function (module, filename) {
-  const out = swc.transformSync(fs.readFileSync(filename, 'utf8'), {
-    filename,
-    jsc: { target: 'es2022', parser: { syntax: 'typescript' } },
-    module: { type: 'commonjs' },
-  });
-  module._compile(out.code, filename);
-};
+const bootstrap = `${tsRequire}
 require(${JSON.stringify(path.join(ROOT, 'src/cli/main.ts'))}).main(process.argv.slice(1));
 `;
 

@@ -1,21 +1,11 @@
 // Runs a TypeScript file in a child Node process (for crash tests: the
-// child is killed with SIGKILL). TypeScript is compiled on require with
-// @swc/core, which jest already uses.
+// child is killed with SIGKILL), TypeScript compiled on require (tsRequire).
 
 import { ChildProcessByStdio, spawn } from 'node:child_process';
 import { Readable } from 'node:stream';
+import { tsRequire } from '../helpers/ts-bootstrap';
 
-const bootstrap = `
-const swc = require('@swc/core');
-const fs = require('fs');
-require.extensions['.ts'] = function (module, filename) {
-  const out = swc.transformSync(fs.readFileSync(filename, 'utf8'), {
-    filename,
-    jsc: { target: 'es2022', parser: { syntax: 'typescript' } },
-    module: { type: 'commonjs' },
-  });
-  module._compile(out.code, filename);
-};
+const bootstrap = `${tsRequire}
 const file = require('path').resolve(process.argv[1]);
 process.argv.splice(1, 1);
 require(file);
