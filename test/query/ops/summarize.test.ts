@@ -358,6 +358,26 @@ describe('summarize: sorted input (inputSortDir)', () => {
              {ts:1,count:1(uint64)}`),
     );
   });
+  test('an error key (a filter passes errors on) ends early output: groups whole, whatever the batches', async () => {
+    // The errors' key is error("missing"), out of the input's order: emitted
+    // early, its group would be split wherever a batch ended.
+    const input = '{ts:1} error("x") {ts:2} {ts:2} error("y") {ts:3} error("z") {ts:4}';
+    const want = lines(`{ts:1,count:1(uint64)}
+             {ts:error("missing"),count:3(uint64)}
+             {ts:2,count:2(uint64)}
+             {ts:3,count:1(uint64)}
+             {ts:4,count:1(uint64)}`);
+    for (const batch of [1, 2, 3, 100])
+      expect([
+        batch,
+        await summarize(
+          input,
+          { keys: [['ts', 'ts']], aggs: [['count', 'count']], inputSortDir: 1 },
+          {},
+          batch,
+        ),
+      ]).toEqual([batch, want]);
+  });
   test('sorted input with spills merges early and at the end', async () => {
     const text = Array.from({ length: 200 }, (_, i) => `{ts:${Math.floor(i / 3)},v:${i}}`).join(
       ' ',

@@ -26,7 +26,7 @@ import { Field, Type, TypeNull, TypeRecord } from '../../../zed/types';
 import { EMPTY, Value } from '../../../zed/value';
 import { Builder, putUvarint, readUvarint, uv } from '../../../zed/zcode';
 import { AggColumn, Aggregator } from '../../aggregates';
-import { isQuiet } from '../../expr/errors';
+import { isError, isQuiet } from '../../expr/errors';
 import { Expr } from '../../expr/expr';
 import { fieldPath, This } from '../../expr/path';
 import { appendTagged, RecordBuilder } from '../../expr/recordbuilder';
@@ -103,6 +103,12 @@ export class Summarize implements Operator {
   private groupvals: Value[] = [];
   private maxTableKey: Value | null = null;
   private maxSpillKey: Value | null = null;
+  /**
+   * Sorted input that turned out not to be (a first key was an error:
+   * a filter passes its errors on, and their key, error("missing"), is
+   * out of the pool key's order): no more groups are emitted early.
+   */
+  private unsorted = false;
   protected readonly valueCompare: Comparator | null = null;
   private readonly keyCompare: Comparator | null = null;
 
@@ -202,7 +208,7 @@ export class Summarize implements Operator {
         if (this.spilledRuns > 0) await this.spillTable();
         break;
       }
-      if (this.dir !== 0 && this.valueCompare) await this.emitCompleted();
+      if (this.dir !== 0 && this.valueCompare && !this.unsorted) await this.emitCompleted();
     }
     if (this.pending.length > 0) return this.pending.shift()!;
     this.ctx.checkCancelled();
@@ -469,6 +475,16 @@ export class Summarize implements Operator {
   }
 
   protected updateMaxTableKey(v: Value): Value {
+    // An error key may come again after any other key, so its group
+    // could never be called complete, nor could a group below it once
+    // the error were the largest key. Groups are then emitted at the end
+    // only, whole, in the order they first appeared, which is the order
+    // of those emitted so far (they were sorted input), so the output
+    // does not depend on where batches ended. (docs/compatibility.md)
+    if (isError(v)) {
+      this.unsorted = true;
+      return v;
+    }
     const max = this.maxTableKey;
     if (max === null || this.valueCompare!.compare(v, max) > 0) this.maxTableKey = v.copy();
     return this.maxTableKey!;
