@@ -78,21 +78,27 @@ describe('TopN', () => {
       [['k', 'j'], 7],
       [['s'], 64],
       [['s', 'k'], 1],
+      [['k'], 99],
+      [['s'], 128],
     ] as [string[], number][]) {
-      const r = await both({ input, keys, count, reverse: true, batch: 100 });
+      // Batches of at least 8N are read from their end.
+      const batch = Math.max(100, 8 * count);
+      const r = await both({ input, keys, count, reverse: true, batch });
       expect(r.got).toEqual(r.sorted);
       expect(r.top.restarts).toBe(0);
-      expect(r.top.fromEndBatches).toBeGreaterThan(150);
+      // Most batches after the first cut (of a buffer of 4096 values).
+      expect(r.top.fromEndBatches).toBeGreaterThan((0.8 * (20000 - 4096)) / batch);
     }
     // A rising input with jitter: the best of a batch are not at its very end.
     const jitter = Array.from(
       { length: 20000 },
       (_, i) => `{k:${(i >> 3) + ((i * 7919) % 29)}}`,
     ).join('');
-    for (const count of [1, 3, 10, 64]) {
-      const r = await both({ input: jitter, keys: ['k'], count, reverse: true, batch: 200 });
+    for (const count of [1, 3, 10, 64, 100]) {
+      const batch = Math.max(200, 8 * count);
+      const r = await both({ input: jitter, keys: ['k'], count, reverse: true, batch });
       expect(r.got).toEqual(r.sorted);
-      expect(r.top.fromEndBatches).toBeGreaterThan(50);
+      expect(r.top.fromEndBatches).toBeGreaterThan((0.6 * (20000 - 4096)) / batch);
     }
     // Batches that fall while each rises (a sawtooth): every key of a
     // batch read from its end goes first among the batch's best.
@@ -100,16 +106,23 @@ describe('TopN', () => {
       { length: 20000 },
       (_, i) => `{k:${20000 - (i >> 8) * 256 + (i & 255)}}`,
     );
-    for (const count of [1, 10, 64]) {
+    for (const count of [1, 10, 64, 200]) {
       const r = await both({ input: saw.join(''), keys: ['k'], count, reverse: true, batch: 256 });
       expect(r.got).toEqual(r.sorted);
       const up = await both({ input: saw.join(''), keys: ['k'], count, batch: 256 });
       expect(up.got).toEqual(up.sorted);
     }
-    // Past FROM_END_MAX values kept, batches are read from their start.
-    const r = await both({ input, keys: ['k'], count: 65, reverse: true, batch: 100 });
-    expect(r.got).toEqual(r.sorted);
-    expect(r.top.fromEndBatches).toBe(0);
+    // Batches shorter than 8N, or N past FROM_END_MAX (128), are read
+    // from their start.
+    for (const [count, batch] of [
+      [100, 799],
+      [129, 2000],
+      [4097, 10000],
+    ]) {
+      const r = await both({ input, keys: ['k'], count, reverse: true, batch });
+      expect(r.got).toEqual(r.sorted);
+      expect(r.top.fromEndBatches).toBe(0);
+    }
   });
 
   test('nulls and missing keys go last, or first with -nulls first', async () => {

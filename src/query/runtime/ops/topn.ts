@@ -66,9 +66,14 @@ const EARLY: ReadonlySet<number> = new Set([
 
 /**
  * The largest N for which a batch may be read from its end (fromEnd): its
- * best first keys are kept in a list of N, searched for each row.
+ * best N first keys are kept as copies, in a heap. A batch shorter than
+ * 8N is read from its start, as is any batch past this N: copying N keys
+ * a batch then cost more than sorting the batch with the held values,
+ * which the sort does fast on an input in reverse order
+ * (docs/benchmarks.md).
  */
-const FROM_END_MAX = 64;
+const FROM_END_MAX = 128;
+const FROM_END_BATCH = 8;
 
 export class TopN extends ConsumingOperator {
   private readonly spec: SortSpec;
@@ -103,7 +108,10 @@ export class TopN extends ConsumingOperator {
   fromEndBatches = 0;
   /** Per row of a batch read from its end: kept. */
   private keepRow = new Uint8Array(0);
-  /** The best first keys of the rows after the current one in its batch, best first (fromEnd). */
+  /**
+   * The best N first keys of the rows after the current one in its batch
+   * (fromEnd): a heap whose root is the worst of them, the N-th best.
+   */
   private readonly best: KeyCopy[] = [];
   private bestN = 0;
 
@@ -145,7 +153,8 @@ export class TopN extends ConsumingOperator {
       const held = this.held;
       const before = held.length;
       let most: boolean;
-      if (this.fromEnd) most = this.pushFromEnd(batch, held);
+      if (this.fromEnd && batch.length >= FROM_END_BATCH * count)
+        most = this.pushFromEnd(batch, held);
       else {
         for (let i = 0; i < batch.length; i++) {
           const v = batch[i];
@@ -209,7 +218,7 @@ export class TopN extends ConsumingOperator {
         if (id === local && fn !== null) {
           // Before the N-th best after it (or fewer than N): remembered.
           let d = -1;
-          if (this.bestN === count) d = this.order(fn, kv, best[count - 1]);
+          if (this.bestN === count) d = this.order(fn, kv, best[0]);
           if (d > 0) ok = false;
           else if (d < 0) this.remember(fn, kv);
         }
@@ -230,27 +239,47 @@ export class TopN extends ConsumingOperator {
     return this.opts.reverse ? -d : d;
   }
 
-  /** Adds kv, before the N-th best key (or with fewer than N), to the best keys (best first). */
+  /**
+   * Adds kv, before the N-th best key (or with fewer than N), to the best
+   * keys: a heap ordered worst first, so the root is the N-th best (or the
+   * worst of fewer) and replacing it is a sift down.
+   */
   private remember(fn: ByteCompare, kv: Value): void {
     const best = this.best;
-    let p = this.bestN < this.opts.count ? this.bestN++ : this.opts.count - 1;
-    // The copy at p (spare, or the N-th's) takes kv and moves up before
-    // the keys after it, found by binary search (an input rising within
-    // each batch puts every key first).
-    const c = best[p];
-    c.set(kv, true);
-    const rev = this.opts.reverse;
-    let lo = 0;
-    let hi = p;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      const b = best[mid];
-      const d = fn(b.buf, 0, b.len, c.buf, 0, c.len);
-      if (rev ? d < 0 : d > 0) hi = mid;
-      else lo = mid + 1;
+    if (this.bestN < this.opts.count) {
+      // A spare copy goes in at the bottom and rises past better keys.
+      let i = this.bestN++;
+      const c = best[i];
+      c.set(kv, true);
+      while (i > 0) {
+        const up = (i - 1) >> 1;
+        if (!this.after(fn, c, best[up])) break;
+        best[i] = best[up];
+        i = up;
+      }
+      best[i] = c;
+      return;
     }
-    for (; p > lo; p--) best[p] = best[p - 1];
-    best[lo] = c;
+    // The root (the N-th best) takes kv and sinks below worse keys.
+    const n = this.bestN;
+    const c = best[0];
+    c.set(kv, true);
+    let i = 0;
+    for (;;) {
+      let w = 2 * i + 1;
+      if (w >= n) break;
+      if (w + 1 < n && this.after(fn, best[w + 1], best[w])) w++;
+      if (!this.after(fn, best[w], c)) break;
+      best[i] = best[w];
+      i = w;
+    }
+    best[i] = c;
+  }
+
+  /** Whether copied key a comes after copied key b in the sort's order (fn compares them). */
+  private after(fn: ByteCompare, a: KeyCopy, b: KeyCopy): boolean {
+    const d = fn(a.buf, 0, a.len, b.buf, 0, b.len);
+    return this.opts.reverse ? d < 0 : d > 0;
   }
 
   /**
