@@ -358,25 +358,37 @@ describe('summarize: sorted input (inputSortDir)', () => {
              {ts:1,count:1(uint64)}`),
     );
   });
-  test('an error key (a filter passes errors on) ends early output: groups whole, whatever the batches', async () => {
+  test('error keys (a filter passes errors on): their group is output last, whole, whatever the batches and spills', async () => {
     // The errors' key is error("missing"), out of the input's order: emitted
-    // early, its group would be split wherever a batch ended.
-    const input = '{ts:1} error("x") {ts:2} {ts:2} error("y") {ts:3} error("z") {ts:4}';
-    const want = lines(`{ts:1,count:1(uint64)}
-             {ts:error("missing"),count:3(uint64)}
-             {ts:2,count:2(uint64)}
-             {ts:3,count:1(uint64)}
-             {ts:4,count:1(uint64)}`);
-    for (const batch of [1, 2, 3, 100])
-      expect([
-        batch,
-        await summarize(
-          input,
-          { keys: [['ts', 'ts']], aggs: [['count', 'count']], inputSortDir: 1 },
-          {},
-          batch,
-        ),
-      ]).toEqual([batch, want]);
+    // as complete, its group would be split wherever a batch ended.
+    const input =
+      'error("w") {ts:1} error("x") {ts:2} {ts:2} error("y") {ts:3} error("z") {ts:4} {ts:4}';
+    const want = [
+      '{ts:1,count:1(uint64)}',
+      '{ts:2,count:2(uint64)}',
+      '{ts:3,count:1(uint64)}',
+      '{ts:4,count:2(uint64)}',
+      '{ts:error("missing"),count:4(uint64)}',
+    ];
+    // Descending input: the same records with keys 5 - ts, output in the same order.
+    const flip = (t: string) => t.replace(/ts:(\d)/g, (_, d: string) => `ts:${5 - Number(d)}`);
+    for (const dir of [1, -1] as const) {
+      const text = dir > 0 ? input : flip(input);
+      const expected = dir > 0 ? want : want.map(flip);
+      for (const limit of [undefined, 1, 2])
+        for (const batch of [1, 2, 3, 100])
+          expect([
+            dir,
+            limit,
+            batch,
+            await summarize(
+              text,
+              { keys: [['ts', 'ts']], aggs: [['count', 'count']], inputSortDir: dir, limit },
+              {},
+              batch,
+            ),
+          ]).toEqual([dir, limit, batch, expected]);
+    }
   });
   test('sorted input with spills merges early and at the end', async () => {
     const text = Array.from({ length: 200 }, (_, i) => `{ts:${Math.floor(i / 3)},v:${i}}`).join(

@@ -99,16 +99,19 @@ export class Summarize implements Operator {
   protected readonly cols: AggColumn[];
   /** One-group columns for merging spilled partials. */
   private readonly mergeCols: AggColumn[];
-  /** Largest first key when the group was created (sorted input only). */
-  private groupvals: Value[] = [];
+  /**
+   * Largest first key when the group was created (sorted input only); null
+   * for a group whose first key is an error. A filter passes its errors on,
+   * and their key, error("missing"), may come again after any other key,
+   * so such a group is never complete before the end: it stays in the
+   * table (spills leave it there too) and is output after every other
+   * group, whole, so the output does not depend on where batches ended.
+   */
+  private groupvals: (Value | null)[] = [];
+  /** Groups in the table whose first key is an error (sorted input). */
+  private errorGroups = 0;
   private maxTableKey: Value | null = null;
   private maxSpillKey: Value | null = null;
-  /**
-   * Sorted input that turned out not to be (a first key was an error:
-   * a filter passes its errors on, and their key, error("missing"), is
-   * out of the pool key's order): no more groups are emitted early.
-   */
-  private unsorted = false;
   protected readonly valueCompare: Comparator | null = null;
   private readonly keyCompare: Comparator | null = null;
 
@@ -206,15 +209,21 @@ export class Summarize implements Operator {
       if (!more) {
         this.eof = true;
         if (this.spilledRuns > 0) await this.spillTable();
+        else if (this.errorGroups > 0) this.emitGroups(this.nonErrorGroups());
         break;
       }
-      if (this.dir !== 0 && this.valueCompare && !this.unsorted) await this.emitCompleted();
+      if (this.dir !== 0 && this.valueCompare) await this.emitCompleted();
     }
     if (this.pending.length > 0) return this.pending.shift()!;
     this.ctx.checkCancelled();
     const spilled = this.spilledRuns > 0;
-    if (!spilled) await this.prepareCols(false);
-    const out = spilled ? await this.mergedResults(BATCH_SIZE) : this.tableResults(BATCH_SIZE);
+    if (spilled) {
+      const merged = await this.mergedResults(BATCH_SIZE);
+      if (merged.length > 0) return merged;
+    }
+    // The table: every group, or after spills the error-keyed ones kept back.
+    if (!spilled || this.table.size > 0) await this.prepareCols(false);
+    const out = this.tableResults(BATCH_SIZE);
     if (out.length > 0) return out;
     await this.finish();
     return null;
@@ -439,7 +448,10 @@ export class Summarize implements Operator {
     if (this.table.size > size) {
       const cols = this.cols;
       for (let a = 0; a < cols.length; a++) cols[a].add();
-      if (this.valueCompare) this.groupvals.push(prim!);
+      if (this.valueCompare) {
+        this.groupvals.push(prim);
+        if (prim === null) this.errorGroups++;
+      }
     }
     return g;
   }
@@ -468,23 +480,19 @@ export class Summarize implements Operator {
   /** True when a new group must not be added before spilling. */
   protected full(): boolean {
     const t = this.table;
-    if (t.size >= this.limit) return true;
+    // Error-keyed groups of sorted input stay in the table through spills
+    // (groupvals): they do not count against -limit.
+    if (t.size - this.errorGroups >= this.limit) return true;
     // Spilled runs held in memory (at most a quarter of the limit) count too.
     const bytes = t.bytes + t.size * (GROUP_OVERHEAD + AGG_OVERHEAD * this.na);
     return bytes + this.runs.memory.bytes >= this.ctx.memoryLimit;
   }
 
-  protected updateMaxTableKey(v: Value): Value {
-    // An error key may come again after any other key, so its group
-    // could never be called complete, nor could a group below it once
-    // the error were the largest key. Groups are then emitted at the end
-    // only, whole, in the order they first appeared, which is the order
-    // of those emitted so far (they were sorted input), so the output
-    // does not depend on where batches ended. (docs/compatibility.md)
-    if (isError(v)) {
-      this.unsorted = true;
-      return v;
-    }
+  /** The largest first key so far, for a new group of first key v; null when v is an error (groupvals). */
+  protected updateMaxTableKey(v: Value): Value | null {
+    // An error is not the largest key either: groups below it would be
+    // called complete before their keys had passed.
+    if (isError(v)) return null;
     const max = this.maxTableKey;
     if (max === null || this.valueCompare!.compare(v, max) > 0) this.maxTableKey = v.copy();
     return this.maxTableKey!;
@@ -646,12 +654,28 @@ export class Summarize implements Operator {
       return;
     }
     const table = this.table;
-    if (table.size === 0) return;
+    const max = this.maxTableKey;
+    if (table.size === 0 || max === null) return;
     const vc = this.valueCompare!;
-    const max = this.maxTableKey!;
     const done: number[] = [];
-    for (let g = 0; g < table.size; g++) if (vc.compare(this.groupvals[g], max) < 0) done.push(g);
+    for (let g = 0; g < table.size; g++) {
+      const gv = this.groupvals[g];
+      if (gv !== null && vc.compare(gv, max) < 0) done.push(g);
+    }
+    this.emitGroups(done);
+  }
+
+  /** The groups whose first key is not an error (sorted input). */
+  private nonErrorGroups(): number[] {
+    const gs: number[] = [];
+    for (let g = 0; g < this.table.size; g++) if (this.groupvals[g] !== null) gs.push(g);
+    return gs;
+  }
+
+  /** Outputs groups done (sorted input), sorted by key, and drops them from the table. */
+  private emitGroups(done: number[]): void {
     if (done.length === 0) return;
+    const table = this.table;
     let out = done.map((g) => this.buildGroup(g, false));
     this.arena.seal();
     out = sortValues(out, {
@@ -677,8 +701,12 @@ export class Summarize implements Operator {
     const table = this.table;
     if (table.size === 0) return;
     await this.prepareCols(true);
+    // Sorted input: error-keyed groups stay (groupvals), unless they are
+    // all the table holds.
+    const keepErrors = this.errorGroups > 0 && this.errorGroups < table.size;
     const parts: Value[] = [];
-    for (let g = 0; g < table.size; g++) parts.push(this.buildGroup(g, true));
+    for (let g = 0; g < table.size; g++)
+      if (!keepErrors || this.groupvals[g] !== null) parts.push(this.buildGroup(g, true));
     this.arena.seal();
     const sorted = sortValues(parts, {
       exprs: this.partialKeys,
@@ -705,9 +733,16 @@ export class Summarize implements Operator {
         this.maxSpillKey = k0.copy();
       }
     }
+    if (keepErrors) {
+      const kept = table.compact((g) => this.groupvals[g] === null);
+      for (const col of this.cols) col.keep(kept);
+      this.groupvals = kept.map((g) => this.groupvals[g]);
+      return;
+    }
     table.clear();
     for (const col of this.cols) col.clear();
     this.groupvals = [];
+    this.errorGroups = 0;
   }
 
   /**
