@@ -1,8 +1,8 @@
 // A lake command loads only what it uses: a command given a service URL
 // starts without the lake, the HTTP server or the S3 and Redis clients
 // (loading them all took a lake command about three times as long to
-// start), and a command on a local lake directory without the S3 and
-// Redis clients.
+// start), a command on a local lake directory without the S3 and Redis
+// clients, and one on s3:// with the S3 client.
 
 import * as path from 'node:path';
 import { rmSync } from 'node:fs';
@@ -58,4 +58,17 @@ test('a command on a local lake directory loads the lake but not S3 or Redis', a
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('a command on an s3:// lake loads the S3 client but not Redis', async () => {
+  // A refused endpoint: the command fails at once, after loading what it uses.
+  Object.assign(process.env, {
+    AWS_ENDPOINT_URL: 'http://127.0.0.1:1',
+    AWS_ACCESS_KEY_ID: 'x',
+    AWS_SECRET_ACCESS_KEY: 'y',
+  });
+  const { code, modules } = await loaded(['-lake', 's3://bucket/prefix', 'ls']);
+  expect(code).not.toBe(0);
+  expect(has(modules, heavy.s3)).toBe(true);
+  expect(has(modules, heavy.redis)).toBe(false);
 });
