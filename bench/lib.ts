@@ -139,3 +139,14 @@ export function median(xs: number[]): number {
   const m = s.length >> 1;
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
+
+/** Runs a case's main and exits: 0 when it resolves, 1 (with the error) when it fails. */
+export function runCase(main: () => Promise<void>): void {
+  main().then(
+    () => process.exit(0),
+    (e) => {
+      console.error(e);
+      process.exit(1);
+    },
+  );
+}

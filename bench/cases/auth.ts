@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Authenticator } from '../../src/service/auth/authenticator';
 import { startServer } from '../lake';
-import { check, median, now, report, since } from '../lib';
+import { check, median, now, report, runCase, since } from '../lib';
 
 const VALIDATIONS = 20000;
 /** Distinct tokens for the first-sight figure (each costs a signature to make). */
@@ -162,10 +162,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (e) => {
-    console.error(e);
-    process.exit(1);
-  },
-);
+runCase(main);

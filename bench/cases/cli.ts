@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request, startServer } from '../lake';
-import { median, now, report, runsText, since } from '../lib';
+import { median, now, report, runCase, runsText, since } from '../lib';
 
 const RUNS = 15;
 const WARMUP = 2;
@@ -71,10 +71,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (e) => {
-    console.error(e);
-    process.exit(1);
-  },
-);
+runCase(main);

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { startRedis, startS3 } from '../../test/helpers/servers';
 import { dnsData } from '../dnsdata';
 import { createPool, load, queryZng, request, startServer } from '../lake';
-import { check, fileSize, median, report } from '../lib';
+import { check, fileSize, median, report, runCase } from '../lib';
 
 const N = Number(process.env.BENCH_CLUSTER_RECORDS ?? 1_000_000);
 const WRITERS = 8;
@@ -143,10 +143,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (e) => {
-    console.error(e);
-    process.exit(1);
-  },
-);
+runCase(main);

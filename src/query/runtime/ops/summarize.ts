@@ -209,7 +209,7 @@ export class Summarize implements Operator {
       if (!more) {
         this.eof = true;
         if (this.spilledRuns > 0) await this.spillTable();
-        else if (this.errorGroups > 0) this.emitGroups(this.nonErrorGroups());
+        else if (this.errorGroups > 0) this.emitGroups(this.doneGroups(null));
         break;
       }
       if (this.dir !== 0 && this.valueCompare) await this.emitCompleted();
@@ -653,23 +653,24 @@ export class Summarize implements Operator {
       if (out.length > 0) this.pending.push(out);
       return;
     }
-    const table = this.table;
     const max = this.maxTableKey;
-    if (table.size === 0 || max === null) return;
-    const vc = this.valueCompare!;
-    const done: number[] = [];
-    for (let g = 0; g < table.size; g++) {
-      const gv = this.groupvals[g];
-      if (gv !== null && vc.compare(gv, max) < 0) done.push(g);
-    }
-    this.emitGroups(done);
+    if (this.table.size === 0 || max === null) return;
+    this.emitGroups(this.doneGroups(max));
   }
 
-  /** The groups whose first key is not an error (sorted input). */
-  private nonErrorGroups(): number[] {
-    const gs: number[] = [];
-    for (let g = 0; g < this.table.size; g++) if (this.groupvals[g] !== null) gs.push(g);
-    return gs;
+  /**
+   * The groups (sorted input) whose first key is not an error and whose
+   * largest key at creation is below max: every such group when max is
+   * null (the end of the input).
+   */
+  private doneGroups(max: Value | null): number[] {
+    const vc = this.valueCompare!;
+    const done: number[] = [];
+    for (let g = 0; g < this.table.size; g++) {
+      const gv = this.groupvals[g];
+      if (gv !== null && (max === null || vc.compare(gv, max) < 0)) done.push(g);
+    }
+    return done;
   }
 
   /** Outputs groups done (sorted input), sorted by key, and drops them from the table. */
