@@ -156,6 +156,15 @@ async function main(): Promise<void> {
       sql: 'SELECT * FROM {t} ORDER BY rtt LIMIT 10',
       target: 1,
     },
+    // The latest records: the pool is kept in ts order, so the scan reads
+    // only the streams at its end (lake/endrange.ts).
+    {
+      label: 'sort -r ts | head 10',
+      issue: '#14',
+      zed: 'sort -r ts | head 10',
+      sql: 'SELECT * FROM {t} ORDER BY ts DESC LIMIT 10',
+      target: 1,
+    },
     {
       label: 'count() by query | sort -r count | head 10',
       issue: '#14',

@@ -45,9 +45,11 @@ import { Registers } from './registers';
 import { newScanStats, partition, PoolScan, ScanOptions, ScanStats } from './scan';
 import { ColumnCache } from './colcache';
 import { decodeSeekIndex, KeyRange, overlaps, within } from './seekindex';
+import { endRange, orderedKeyType, ScanEnd } from './endrange';
 import { ColumnMatch, ColumnScan, loadLayout, VectorScan, VectorScanOptions } from './vectorscan';
 import { DecodePool, parseWorkers } from './decodepool';
 import { VngLayout } from '../formats/vng/project';
+import { uniformLeafType } from '../formats/vng/vectors';
 import { Snapshot } from './snapshot';
 import { removeIndexesOf, removeObjects, vacuumCandidates } from './vacuum';
 import { applyIndexRules, IndexOptions, updateIndexes } from './index/apply';
@@ -71,8 +73,13 @@ export type {
 };
 
 /** A scan's options, with the part of its filter that indexes can answer. */
+/** Columnar layouts read at once when a scan checks its objects' key types (endRange). */
+const LAYOUTS_AT_ONCE = 16;
+
 export interface LakeScanOptions extends ScanOptions {
   index?: IndexFilter | null;
+  /** The query keeps only these values: the scan may skip the rest (endrange.ts). */
+  end?: ScanEnd | null;
 }
 
 export interface PoolStats {
@@ -551,9 +558,16 @@ export class Lake {
     const commit =
       typeof revision === 'string' ? await this.resolveRevision(pool, revision) : revision;
     const snap = await this.commits.snapshot(pool.id, commit);
-    const { index, ...scanOpts } = opts;
+    const { index, end, ...scanOpts } = opts;
+    if (!opts.range && end && !index) {
+      const range = await this.endRange(pool, snap, commit, end);
+      if (range) {
+        scanOpts.range = range;
+        scanOpts.exact = false;
+      }
+    }
     let columns: ColumnScan | undefined;
-    if (fields) columns = this.columnScan(pool, snap, commit, fields, opts.range);
+    if (fields) columns = this.columnScan(pool, snap, commit, fields, scanOpts.range);
     else if (match) {
       // A match on column vectors pays even where the rows are cached:
       // its columns are cached too, and it reads the few rows it needs.
@@ -562,7 +576,7 @@ export class Lake {
         snap,
         commit,
         [...match.fields],
-        opts.range,
+        scanOpts.range,
         !!match.vectors && this.columnCache.enabled,
       );
       if (columns) columns.match = match;
@@ -571,7 +585,7 @@ export class Lake {
     if (!index || !snap.indexed) return this.scanObjects(pool, snap.list(), commit, withColumns);
     // Objects whose indexes rule the filter out are skipped; for the rest,
     // an index may name the few streams worth reading by rows.
-    const plan = await planScan(this.indexReader, pool, snap, snap.list(), index, opts.range);
+    const plan = await planScan(this.indexReader, pool, snap, snap.list(), index, scanOpts.range);
     const scan = this.scanObjects(pool, plan.objects, commit, { ...withColumns, rows: plan.rows });
     scan.stats.objectsPruned = plan.pruned;
     scan.stats.indexBytesRead = plan.stats.bytesRead;
@@ -588,13 +602,19 @@ export class Lake {
   async scanVectors(
     poolRef: string | PoolConfig,
     revision: string | Ksuid,
-    opts: VectorScanOptions & { range?: KeyRange; index?: IndexFilter | null },
+    opts: VectorScanOptions & {
+      range?: KeyRange;
+      index?: IndexFilter | null;
+      end?: ScanEnd | null;
+    },
   ): Promise<VectorScan> {
     const pool = await this.pool(poolRef);
     const commit =
       typeof revision === 'string' ? await this.resolveRevision(pool, revision) : revision;
     const snap = await this.commits.snapshot(pool.id, commit);
-    const range = opts.range && (opts.range.lower || opts.range.upper) ? opts.range : undefined;
+    let range = opts.range && (opts.range.lower || opts.range.upper) ? opts.range : undefined;
+    if (!range && opts.end && !opts.index)
+      range = await this.endRange(pool, snap, commit, opts.end);
     let objects = snap.list();
     let rows: ScanOptions['rows'];
     const stats = newScanStats();
@@ -645,6 +665,35 @@ export class Lake {
     );
     scan.onDone = () => this.addTotals(stats);
     return scan;
+  }
+
+  /**
+   * The key range a scan for end needs (endrange.ts), when the columnar
+   * copy of every object shows its keys of one type that orders them
+   * totally; else undefined (the whole pool).
+   */
+  private async endRange(
+    pool: PoolConfig,
+    snap: Snapshot,
+    commit: Ksuid,
+    end: ScanEnd,
+  ): Promise<KeyRange | undefined> {
+    const objects = snap.list().filter((o) => o.count > 0);
+    // A null key makes its object's greatest key null (nulls sort last
+    // ascending, first descending); a column of a primitive type holds
+    // nulls without saying so.
+    const usable = (o: DataObject) => snap.hasVector(o.id) && o.min.len >= 0 && o.max.len >= 0;
+    if (pool.layout.keys.length === 0 || !objects.every(usable)) return undefined;
+    const key = primaryKey(pool.layout);
+    const ids: (number | null)[] = [];
+    // A few layouts at a time: each is a read of the object's end the first time.
+    for (let i = 0; i < objects.length; i += LAYOUTS_AT_ONCE) {
+      const some = objects.slice(i, i + LAYOUTS_AT_ONCE);
+      const layouts = await Promise.all(some.map((o) => this.vngLayout(pool, o, commit)));
+      for (const l of layouts) ids.push(uniformLeafType(l, key)?.id ?? null);
+      if (!orderedKeyType(ids)) return undefined;
+    }
+    return endRange(objects, end, (o) => this.seekIndex(pool, o));
   }
 
   private vngLayout(pool: PoolConfig, o: DataObject, commit: Ksuid): Promise<VngLayout> {

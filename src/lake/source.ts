@@ -12,6 +12,7 @@ import { Lake, VectorScanMode } from './lake';
 import { ColumnMatch, VectorPart, VectorScanOptions } from './vectorscan';
 import { commitMeta, lakeMeta, ObjectPruner, poolMeta } from './meta';
 import { KeyRange } from './seekindex';
+import { ScanEnd } from './endrange';
 import { IndexFilter } from './index/prune';
 
 export interface LakeScanRequest {
@@ -27,6 +28,8 @@ export interface LakeScanRequest {
   } | null;
   /** The part of the filter index objects can answer. */
   index?: IndexFilter | null;
+  /** The only values the query keeps: objects past them may be skipped. */
+  end?: ScanEnd | null;
 }
 
 export interface LakeLoadMessage {
@@ -38,6 +41,7 @@ export interface LakeLoadMessage {
 export interface LakeVectorScanRequest extends VectorScanOptions {
   range: KeyRange | null;
   index?: IndexFilter | null;
+  end?: ScanEnd | null;
 }
 
 export class LakeSource {
@@ -59,6 +63,7 @@ export class LakeSource {
       ...(req.dicts ? { dicts: req.dicts } : {}),
       ...(req.range ? { range: req.range } : {}),
       index: req.index,
+      end: req.end ?? null,
     });
     return { read: () => scan.read(), close: () => scan.close() };
   }
@@ -85,6 +90,7 @@ export class LakeSource {
         // skips objects and seek-index spans that cannot hold any.
         ...(req.range ? { range: req.range, exact: false } : {}),
         index: req.index,
+        end: req.end ?? null,
       },
       req.fields,
       req.match

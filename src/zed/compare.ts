@@ -38,6 +38,27 @@ export type ByteCompare = (
   bl: number,
 ) => number;
 
+/**
+ * Underlying types whose values, all of one type, compareValues orders as
+ * the sort operator does (by value, or by bytes for strings and bytes).
+ * int8 is left out: the sort orders it by value, compareValues by bytes.
+ */
+export const SORTED_ALIKE: ReadonlySet<number> = new Set([
+  ID.Uint8,
+  ID.Uint16,
+  ID.Uint32,
+  ID.Uint64,
+  ID.Int16,
+  ID.Int32,
+  ID.Int64,
+  ID.Duration,
+  ID.Time,
+  ID.Float32,
+  ID.Float64,
+  ID.String,
+  ID.Bytes,
+]);
+
 const typeStrings = new WeakMap<Type, string>();
 function typeString(t: Type): string {
   let s = typeStrings.get(t);

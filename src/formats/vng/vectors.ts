@@ -115,6 +115,26 @@ export function planVectors(
   return { layout, paths, sources, supers, segments };
 }
 
+/**
+ * The primitive type of path in every value of the file, when every value
+ * is a record that has it, never null, of that one type (no union, named
+ * type or nulls anywhere on the way); else null. Read from the metadata
+ * alone, so it holds for values the caller never reads.
+ */
+export function uniformLeafType(layout: VngLayout, path: readonly string[]): Type | null {
+  let type: Type | null = null;
+  for (const m of layout.metas) {
+    const r = recordOf(m);
+    if (r === null || r.runs !== null) return null;
+    const s = pathSource(r.rec, null, path);
+    if (s === null || s.kind !== 'leaf' || s.runs.length > 0) return null;
+    const leaf = s.leaf;
+    if (leaf.kind !== 'Primitive' || (type !== null && leaf.type.id !== type.id)) return null;
+    type = leaf.type;
+  }
+  return type;
+}
+
 /** A null of the leaf for every row whose record on the way is null. */
 function wrap(src: ChunkSource, runs: Segment[][], leaf: ColumnReader): ColumnReader {
   let r = leaf;

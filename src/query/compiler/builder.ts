@@ -513,6 +513,7 @@ export class Builder {
               }
             : null,
           indexFilter(o.filter),
+          o.end ?? null,
         );
       case 'LakeMetaScan':
         return lakeMetaSource(ctx, this.lake(), o.meta);

@@ -6,7 +6,7 @@
 
 import { Type } from '../../zed/types';
 import { Value } from '../../zed/value';
-import type { DataId, KeyRange, PoolHandle } from '../data/source';
+import type { DataId, KeyRange, PoolHandle, ScanEnd } from '../data/source';
 
 // ---------------------------------------------------------------------------
 // Expressions
@@ -322,6 +322,8 @@ export interface PoolScan {
   filter: Expr | null;
   /** Pool-key range implied by filter (optimizer). */
   range: KeyRange | null;
+  /** The only values the query keeps, when it has no filter (optimizer: a sort of the key and a head, a tail). */
+  end?: ScanEnd;
   /** A cut of plain fields after the filter (optimizer). */
   project?: Assignment[];
   /**

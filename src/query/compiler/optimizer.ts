@@ -289,6 +289,40 @@ function propagateOrder(seq: dag.Seq): void {
   });
 }
 
+/** Whether e is the path key (`this.ts` for a pool keyed by ts). */
+function isPath(e: dag.Expr, key: readonly string[]): boolean {
+  return e.kind === 'This' && pathEqual(e.path, key);
+}
+
+/**
+ * Tells a pool scan with no filter which values its query keeps when the
+ * operator after it keeps only those at one end of the key order: a sort
+ * by the pool key then a head (the lowest or highest keys), or a tail
+ * (the last in pool order). The lake may then skip the rest (endrange.ts).
+ */
+function markScanEnds(seq: dag.Seq): void {
+  walkEntries(seq, (s) => {
+    const src = s[0];
+    if (src.kind !== 'PoolScan' || src.filter !== null || src.range !== null) return s;
+    const key = poolKeyPath(src.pool.layout);
+    // A lifted cut must keep the key as it is, or a later sort by its
+    // path sorts by something else.
+    if (src.project && !src.project.some((a) => pathEqual(a.lhs, key) && isPath(a.rhs, key)))
+      return s;
+    const [, next, after] = s;
+    if (
+      next?.kind === 'Sort' &&
+      after?.kind === 'Head' &&
+      next.args.length === 1 &&
+      isPath(next.args[0], key)
+    )
+      src.end = { side: next.order === 'desc' ? 'high' : 'low', count: after.count };
+    else if (next?.kind === 'Tail')
+      src.end = { side: src.pool.layout.order === 'desc' ? 'low' : 'high', count: next.count };
+    return s;
+  });
+}
+
 export function optimize(seq: dag.Seq): dag.Seq {
   seq = mergeFilters(seq);
   seq = removePassOps(seq);
@@ -296,6 +330,7 @@ export function optimize(seq: dag.Seq): dag.Seq {
   seq = liftIntoSources(seq);
   seq = tapMetaScans(seq);
   propagateOrder(seq);
+  markScanEnds(seq);
   const src = seq[0];
   if (src?.kind === 'PoolScan') {
     src.fields = fieldDemand(src.filter, src.project, seq.slice(1));

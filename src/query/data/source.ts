@@ -66,6 +66,16 @@ export function poolKeyPath(layout: PoolLayout): string[] {
   return layout.keys.length > 0 ? [...layout.keys[0]] : ['ts'];
 }
 
+/**
+ * The values a query keeps of a scan (`sort -r ts | head 10`, `tail 10`):
+ * the count with the lowest or highest pool keys, ties included. A source
+ * may skip values it can show are not among them.
+ */
+export interface ScanEnd {
+  side: 'low' | 'high';
+  count: number;
+}
+
 /** What a scan of a pool reads. */
 export interface ScanRequest {
   /** Context the values' types are made in. */
@@ -100,6 +110,8 @@ export interface ScanRequest {
   } | null;
   /** The part of the filter index objects can answer: objects they rule out may be skipped. */
   index?: IndexFilter | null;
+  /** The only values the query keeps (with no filter): a source may skip the rest. */
+  end?: ScanEnd | null;
 }
 
 /** What a scan by columns reads (the vector engine's scan). */
@@ -114,6 +126,8 @@ export interface VectorScanRequest {
   index?: IndexFilter | null;
   /** Paths whose columns' dictionaries the engine will use (a source may build them early, elsewhere). */
   dicts?: readonly (readonly string[])[];
+  /** As ScanRequest.end. */
+  end?: ScanEnd | null;
 }
 
 /** One piece of a scan by columns, in pool order. */

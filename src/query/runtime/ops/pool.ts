@@ -11,6 +11,7 @@ import {
   IndexFilter,
   KeyRange,
   PoolHandle,
+  ScanEnd,
   ScanRequest,
 } from '../../data/source';
 import { TypeBytes } from '../../../zed/types';
@@ -40,6 +41,8 @@ export class PoolSource extends ReaderScan {
     } | null = null,
     /** The part of the filter index objects can answer. */
     index: IndexFilter | null = null,
+    /** The only values the query keeps (ScanRequest.end). */
+    end: ScanEnd | null = null,
   ) {
     const test = match && new FilterFn(ctx.zctx, match.filter);
     super(
@@ -56,6 +59,7 @@ export class PoolSource extends ReaderScan {
               vectors: match.vectors,
             },
           index,
+          end,
         }),
       filter,
       project,

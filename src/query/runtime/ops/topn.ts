@@ -14,8 +14,7 @@
 // read the same values again, a pool at a commit). So does a buffer of
 // more than half the query's memory limit, where the sort would spill.
 
-import { ByteCompare, compareFnFor } from '../../../zed/compare';
-import { ID } from '../../../zed/types';
+import { ByteCompare, compareFnFor, SORTED_ALIKE } from '../../../zed/compare';
 import { Value } from '../../../zed/value';
 import { Expr } from '../../expr/expr';
 import { QueryContext } from '../context';
@@ -43,28 +42,6 @@ function bufferFor(count: number): number {
 }
 
 /**
- * Underlying types whose same-typed values compareValues orders as the
- * sorter does (by value, or by bytes for strings): the ones a first key is
- * dropped by at once. int8 is left out (the sorter orders it by value,
- * compareValues by bytes), and every other type goes to the buffer.
- */
-const EARLY: ReadonlySet<number> = new Set([
-  ID.Uint8,
-  ID.Uint16,
-  ID.Uint32,
-  ID.Uint64,
-  ID.Int16,
-  ID.Int32,
-  ID.Int64,
-  ID.Duration,
-  ID.Time,
-  ID.Float32,
-  ID.Float64,
-  ID.String,
-  ID.Bytes,
-]);
-
-/**
  * The largest N for which a batch may be read from its end (fromEnd): its
  * best N first keys are kept as copies, in a heap. A batch shorter than
  * 8N is read from its start, as is any batch past this N: copying N keys
@@ -84,7 +61,7 @@ export class TopN extends ConsumingOperator {
   private copied = 0;
   /**
    * The first key of the N-th held value, once N are held after a cut
-   * and it is of an EARLY type (null: none to compare with).
+   * and it is of a SORTED_ALIKE type (null: none to compare with).
    */
   private cutoff: KeyCopy | null = null;
   /** The comparison of the cutoff's type. */
@@ -185,7 +162,7 @@ export class TopN extends ConsumingOperator {
    * have first keys strictly before its own (so it comes after them
    * whatever its other keys and their input order), or when it is past
    * the cutoff. Only keys of one type that compareValues orders as the
-   * sorter (EARLY) are compared with the batch's; any other value goes to
+   * sorter (SORTED_ALIKE) are compared with the batch's; any other value goes to
    * the cutoff. Returns whether most values the cutoff was asked about
    * passed it (so the next batch is read from its end too).
    */
@@ -211,7 +188,7 @@ export class TopN extends ConsumingOperator {
         this.watches[k].add(kv);
         if (k !== 0) continue;
         const id = kv.len < 0 ? -1 : kv.type.under.id;
-        if (local === -1 && EARLY.has(id)) {
+        if (local === -1 && SORTED_ALIKE.has(id)) {
           local = id;
           fn = compareFnFor(kv.type.under);
         }
@@ -233,7 +210,7 @@ export class TopN extends ConsumingOperator {
     return passed * 2 > asked;
   }
 
-  /** The order of key kv and copied key c of the same EARLY type (fn compares them), in the sort's direction. */
+  /** The order of key kv and copied key c of the same SORTED_ALIKE type (fn compares them), in the sort's direction. */
   private order(fn: ByteCompare, kv: Value, c: KeyCopy): number {
     const d = fn(kv.buf, kv.off, kv.len, c.buf, 0, c.len);
     return this.opts.reverse ? -d : d;
@@ -315,9 +292,9 @@ export class TopN extends ConsumingOperator {
     this.heldBytes = batchBytes(kept);
     if (n < this.opts.count) return;
     // Values are compared with the cutoff only where both are of one
-    // EARLY type, so only such a key is one.
+    // SORTED_ALIKE type, so only such a key is one.
     const last = this.opts.keys[0].eval(kept[n - 1]);
-    if (last.len < 0 || !EARLY.has(last.type.under.id)) {
+    if (last.len < 0 || !SORTED_ALIKE.has(last.type.under.id)) {
       this.cutoff = this.cutoffFn = null;
       return;
     }

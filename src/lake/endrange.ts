@@ -1,0 +1,90 @@
+// The key range a scan needs when its query keeps only the values at one
+// end of the pool-key order: `sort -r ts | head 10` (the highest keys),
+// `sort ts | head 10` (the lowest), `tail 10` on a pool kept in ts order.
+// Such a query reads every value to find a few; with the objects' and
+// their seek indexes' counts and key spans, the scan can skip every object
+// and stream below (above) a bound that at least that many values reach.
+//
+// The bound is exact only where the pool's keys have one total order that
+// the sort, the merge of objects and the range test all follow: then the
+// values past it include the N the query keeps, and every value tied with
+// them. So the range is given only when every object's bounds are not null
+// and its columnar copy shows the key present and of one type whose values compare
+// alike everywhere (not a float, whose NaN equals every number; not int8,
+// which the sort orders by value and the merge by bytes; not several
+// numeric types, which order apart from the others' types by name). A pool
+// that cannot show that is scanned whole.
+
+import { compare, SORTED_ALIKE } from '../zed/compare';
+import { isFloat } from '../zed/types';
+import { Value } from '../zed/value';
+import { DataObject } from './object';
+import { KeyRange, SeekEntry } from './seekindex';
+
+/** The values a scan's query keeps: the count with the lowest or highest keys. */
+export interface ScanEnd {
+  side: 'low' | 'high';
+  count: number;
+}
+
+/** Whether every key is of type ID id (from the columnar copies), which orders them totally. */
+export function orderedKeyType(ids: readonly (number | null)[]): boolean {
+  if (ids.length === 0) return false;
+  const first = ids[0];
+  // Floats are out: a NaN equals every number.
+  return (
+    first !== null && SORTED_ALIKE.has(first) && !isFloat(first) && ids.every((id) => id === first)
+  );
+}
+
+/** Part of a pool (an object, a stream of one): its key span and its count of values. */
+interface Piece {
+  min: Value;
+  max: Value;
+  count: number;
+}
+
+/**
+ * The key past which the pieces hold at least end.count values: the
+ * pieces that lie wholly past it are enough (so pieces that straddle it
+ * are not counted), or null when all of them together hold fewer.
+ */
+function bound(pieces: Piece[], end: ScanEnd): Value | null {
+  const high = end.side === 'high';
+  const order = high
+    ? [...pieces].sort((a, b) => compare(b.min, a.min))
+    : [...pieces].sort((a, b) => compare(a.max, b.max));
+  let n = 0;
+  for (const p of order) {
+    n += p.count;
+    if (n >= end.count) return high ? p.min : p.max;
+  }
+  return null;
+}
+
+/**
+ * The range of keys a scan of objects needs for end: objects first, then
+ * the seek-index streams of the objects the objects' bound reaches into,
+ * for a tighter bound. Undefined when the scan needs every value. The
+ * caller has checked the keys' order (orderedKeyType).
+ */
+export async function endRange(
+  objects: readonly DataObject[],
+  end: ScanEnd,
+  seekIndex: (o: DataObject) => Promise<SeekEntry[]>,
+): Promise<KeyRange | undefined> {
+  const live = objects.filter((o) => o.count > 0);
+  const outer = bound(live, end);
+  if (outer === null) return undefined;
+  const high = end.side === 'high';
+  const reached = live.filter((o) =>
+    high ? compare(o.max, outer) >= 0 : compare(o.min, outer) <= 0,
+  );
+  const streams: Piece[] = [];
+  for (const entries of await Promise.all(reached.map(seekIndex)))
+    for (const e of entries) streams.push({ min: e.min, max: e.max, count: e.valCnt });
+  // The streams of those objects hold every value past outer, so their
+  // bound is at least as tight.
+  const b = bound(streams, end) ?? outer;
+  return high ? { lower: b } : { upper: b };
+}
