@@ -16,7 +16,7 @@
 // that cannot show that is scanned whole.
 
 import { compare, SORTED_ALIKE } from '../zed/compare';
-import { isFloat } from '../zed/types';
+import { isFloat, Type } from '../zed/types';
 import { Value } from '../zed/value';
 import { DataObject } from './object';
 import { KeyRange, SeekEntry } from './seekindex';
@@ -27,14 +27,13 @@ export interface ScanEnd {
   count: number;
 }
 
-/** Whether every key is of type ID id (from the columnar copies), which orders them totally. */
-export function orderedKeyType(ids: readonly (number | null)[]): boolean {
-  if (ids.length === 0) return false;
-  const first = ids[0];
-  // Floats are out: a NaN equals every number.
-  return (
-    first !== null && SORTED_ALIKE.has(first) && !isFloat(first) && ids.every((id) => id === first)
-  );
+/**
+ * Whether keys all of type t are ordered alike by the sort, the merge and
+ * a range test, totally: not floats (a NaN equals every number).
+ */
+export function rangesAlike(t: Type): boolean {
+  const id = t.under.id;
+  return t.id === id && SORTED_ALIKE.has(id) && !isFloat(id);
 }
 
 /** Part of a pool (an object, a stream of one): its key span and its count of values. */
@@ -66,7 +65,7 @@ function bound(pieces: Piece[], end: ScanEnd): Value | null {
  * The range of keys a scan of objects needs for end: objects first, then
  * the seek-index streams of the objects the objects' bound reaches into,
  * for a tighter bound. Undefined when the scan needs every value. The
- * caller has checked the keys' order (orderedKeyType).
+ * caller has checked the keys' order (rangesAlike).
  */
 export async function endRange(
   objects: readonly DataObject[],

@@ -25,7 +25,7 @@ import { ValueReader } from '../formats/io';
 import { isNotFound, ObjectStore } from '../storage/storage';
 import { TypeContext } from '../zed/context';
 import { decodeIntBig } from '../zed/primitive';
-import { ID } from '../zed/types';
+import { ID, Type } from '../zed/types';
 import { Value } from '../zed/value';
 import { BranchRegistry } from './branches';
 import { DEFAULT_CACHE_SIZE, ScanCache } from './cache';
@@ -45,7 +45,7 @@ import { Registers } from './registers';
 import { newScanStats, partition, PoolScan, ScanOptions, ScanStats } from './scan';
 import { ColumnCache } from './colcache';
 import { decodeSeekIndex, KeyRange, overlaps, within } from './seekindex';
-import { endRange, orderedKeyType, ScanEnd } from './endrange';
+import { endRange, rangesAlike, ScanEnd } from './endrange';
 import { ColumnMatch, ColumnScan, loadLayout, VectorScan, VectorScanOptions } from './vectorscan';
 import { DecodePool, parseWorkers } from './decodepool';
 import { VngLayout } from '../formats/vng/project';
@@ -668,9 +668,49 @@ export class Lake {
   }
 
   /**
-   * The key range a scan for end needs (endrange.ts), when the columnar
-   * copy of every object shows its keys of one type that orders them
-   * totally; else undefined (the whole pool).
+   * What the columnar copies at a commit say of the pool key in every
+   * value (a primitive column holds nulls without saying so, so nulls
+   * aside): its one primitive type; 'mixed' when values differ in it, lack
+   * it or hold it in a union; 'unknown' when an object has no copy. Read
+   * from metadata only, it covers values no scan has read.
+   */
+  async poolKeyType(
+    poolRef: string | PoolConfig,
+    revision: string | Ksuid,
+  ): Promise<Type | 'mixed' | 'unknown'> {
+    const pool = await this.pool(poolRef);
+    const commit =
+      typeof revision === 'string' ? await this.resolveRevision(pool, revision) : revision;
+    return this.keyTypeAt(pool, await this.commits.snapshot(pool.id, commit), commit);
+  }
+
+  private async keyTypeAt(
+    pool: PoolConfig,
+    snap: Snapshot,
+    commit: Ksuid,
+  ): Promise<Type | 'mixed' | 'unknown'> {
+    const objects = snap.list().filter((o) => o.count > 0);
+    if (objects.length === 0 || !objects.every((o) => snap.hasVector(o.id))) return 'unknown';
+    const key = primaryKey(pool.layout);
+    let type: Type | null = null;
+    // A few layouts at a time: each is a read of the object's end the first time.
+    for (let i = 0; i < objects.length; i += LAYOUTS_AT_ONCE) {
+      const some = objects.slice(i, i + LAYOUTS_AT_ONCE);
+      for (const l of await Promise.all(some.map((o) => this.vngLayout(pool, o, commit)))) {
+        const t = uniformLeafType(l, key);
+        if (t === null || (type !== null && t.id !== type.id)) return 'mixed';
+        type = t;
+      }
+    }
+    return type!;
+  }
+
+  /**
+   * The key range a scan for end needs (endrange.ts), when every object's
+   * keys are of one type that the sort, the merge and the range test order
+   * alike, and no key is null (a null key makes its object's greatest key
+   * null: nulls sort last ascending, first descending); else undefined
+   * (the whole pool).
    */
   private async endRange(
     pool: PoolConfig,
@@ -679,20 +719,10 @@ export class Lake {
     end: ScanEnd,
   ): Promise<KeyRange | undefined> {
     const objects = snap.list().filter((o) => o.count > 0);
-    // A null key makes its object's greatest key null (nulls sort last
-    // ascending, first descending); a column of a primitive type holds
-    // nulls without saying so.
-    const usable = (o: DataObject) => snap.hasVector(o.id) && o.min.len >= 0 && o.max.len >= 0;
-    if (pool.layout.keys.length === 0 || !objects.every(usable)) return undefined;
-    const key = primaryKey(pool.layout);
-    const ids: (number | null)[] = [];
-    // A few layouts at a time: each is a read of the object's end the first time.
-    for (let i = 0; i < objects.length; i += LAYOUTS_AT_ONCE) {
-      const some = objects.slice(i, i + LAYOUTS_AT_ONCE);
-      const layouts = await Promise.all(some.map((o) => this.vngLayout(pool, o, commit)));
-      for (const l of layouts) ids.push(uniformLeafType(l, key)?.id ?? null);
-      if (!orderedKeyType(ids)) return undefined;
-    }
+    if (pool.layout.keys.length === 0 || objects.some((o) => o.min.len < 0 || o.max.len < 0))
+      return undefined;
+    const t = await this.keyTypeAt(pool, snap, commit);
+    if (typeof t === 'string' || !rangesAlike(t)) return undefined;
     return endRange(objects, end, (o) => this.seekIndex(pool, o));
   }
 

@@ -5,6 +5,7 @@
 
 import { ValueReader } from '../formats/io';
 import { TypeContext } from '../zed/context';
+import { Type } from '../zed/types';
 import { Value } from '../zed/value';
 import { PoolConfig } from './config';
 import { Ksuid } from './ksuid';
@@ -120,6 +121,10 @@ export class LakeSource {
     pruner: ObjectPruner | null,
   ): Promise<Value[]> {
     return commitMeta(this.lake, ctx, pool, commit, meta, pruner);
+  }
+
+  poolKeyType(pool: PoolConfig, commit: Ksuid): Promise<Type | 'mixed' | 'unknown'> {
+    return this.lake.poolKeyType(pool, commit);
   }
 
   async load(

@@ -259,6 +259,8 @@ export interface Summarize {
   limit: number;
   /** Input sorted by the first key in this direction (set by the optimizer). */
   inputSortDir: 0 | 1 | -1;
+  /** With inputSortDir: the pool scan whose order it is (optimizer). */
+  inputScan?: { pool: PoolHandle; commit: DataId };
 }
 export interface Fuse {
   kind: 'Fuse';

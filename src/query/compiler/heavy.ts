@@ -7,7 +7,6 @@ import { Operator } from '../runtime/operator';
 import * as dag from './dag';
 import { CompileError } from './errors';
 import { Expr } from '../expr/expr';
-import { DuplicateFieldError } from '../../zed/context';
 import { RecordBuilderError } from '../expr/recordbuilder';
 import { isError } from '../expr/errors';
 import { Builder, evalAtCompileTime } from './builder';
@@ -22,7 +21,12 @@ import { lateralExpr, stepsQuery, stepsSupport } from './lateral';
 import { ExprSwitch, Switch } from '../runtime/ops/switch';
 import { Fuse } from '../runtime/ops/fuse';
 import { Shape } from '../runtime/ops/shape';
-import { Summarize, SummarizeOptions } from '../runtime/ops/summarize';
+import { orderedKeyType, Summarize, SummarizeOptions } from '../runtime/ops/summarize';
+import { DataId, DataSource, PoolHandle } from '../data/source';
+import { DuplicateFieldError, TypeContext } from '../../zed/context';
+import { formatType } from '../../zed/typestring';
+import { Type } from '../../zed/types';
+import { Value } from '../../zed/value';
 import { Top } from '../runtime/ops/top';
 import { Uniq } from '../runtime/ops/uniq';
 
@@ -50,11 +54,16 @@ export function buildSummarize<T>(
   o: dag.Summarize,
   make: (opts: SummarizeOptions) => T,
 ): T {
-  const opts = {
+  const source = b.env.source;
+  const scan = o.inputScan;
+  const opts: SummarizeOptions = {
     keys: o.keys.map((k) => ({ lhs: k.lhs, expr: b.expr(k.rhs) })),
     aggs: o.aggs.map((a) => ({ lhs: a.lhs, agg: b.aggregator(a.agg) })),
     limit: o.limit,
     inputSortDir: o.inputSortDir,
+    ...(o.inputSortDir !== 0 && scan && source
+      ? { inputOrderCheck: () => poolKeysOrdered(source, scan.pool, scan.commit) }
+      : {}),
   };
   try {
     return make(opts);
@@ -63,6 +72,53 @@ export function buildSummarize<T>(
       throw new CompileError(e.message);
     throw e;
   }
+}
+
+/**
+ * Whether a scan of the pool at the commit comes out in the order a sorted
+ * summarize takes it in: every key (nulls aside) is of one type that
+ * orderedKeyType accepts. Keys of mixed types merge in no order, and a
+ * group the summarize emitted could come back. The source's metadata
+ * (columnar copies) tells for every value; without it, every object's
+ * first and last keys do, and the summarize catches a key of another type
+ * between an object's ends as it arrives (too late for a group emitted
+ * before it: docs/compatibility.md).
+ */
+async function poolKeysOrdered(
+  source: DataSource,
+  pool: PoolHandle,
+  commit: DataId,
+): Promise<boolean> {
+  let known: Type | 'mixed' | 'unknown';
+  try {
+    known = source.poolKeyType ? await source.poolKeyType(pool, commit) : 'unknown';
+  } catch {
+    // The scan reports what went wrong; without the types, no early output.
+    return false;
+  }
+  if (known === 'mixed') return false;
+  if (known !== 'unknown') return orderedKeyType(known);
+  let type: Type | null = null;
+  let ok = true;
+  const visit = (k: Value) => {
+    if (!ok || k.len < 0 || k.type === type) return;
+    if (type === null) ok = orderedKeyType(k.type);
+    // (Another context's copy of the same type is the same type.)
+    else ok = formatType(k.type) === formatType(type);
+    type = k.type;
+  };
+  try {
+    // The pruner sees every object's key span; rejecting all builds no records.
+    await source.commitMeta(new TypeContext(), pool, commit, 'objects', (min, max) => {
+      visit(min);
+      visit(max);
+      return true;
+    });
+  } catch {
+    // The scan reports what went wrong; without the spans, no early output.
+    return false;
+  }
+  return ok;
 }
 
 /** Does the sequence begin with a source (so it takes no parent)? */

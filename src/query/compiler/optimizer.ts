@@ -239,7 +239,8 @@ function liftIntoSources(seq: dag.Seq): dag.Seq {
 /**
  * Marks a summarize whose first group key is a pool's key (directly after
  * the scan and order-preserving operators) with the direction its input
- * is sorted in.
+ * is sorted in, and the scan (whose objects' key spans say whether the
+ * merge keeps that order: heavy.ts, poolKeysOrdered).
  */
 function propagateOrder(seq: dag.Seq): void {
   walkEntries(seq, (s) => {
@@ -262,8 +263,15 @@ function propagateOrder(seq: dag.Seq): void {
           // when any key is the pool key, and then splits groups whose first
           // key comes back: docs/compatibility.md.)
           const k0 = op.keys[0];
-          if (k0 && pathEqual(k0.lhs, key) && k0.rhs.kind === 'This' && pathEqual(k0.rhs.path, key))
+          if (
+            k0 &&
+            pathEqual(k0.lhs, key) &&
+            k0.rhs.kind === 'This' &&
+            pathEqual(k0.rhs.path, key)
+          ) {
             op.inputSortDir = dir;
+            op.inputScan = { pool: src.pool, commit: src.commit };
+          }
           return s;
         }
         case 'Put':

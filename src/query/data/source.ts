@@ -183,4 +183,10 @@ export interface DataSource {
   ): Promise<Value[]>;
   /** Commits the reader's values to the branch; the new commit's ID. */
   load(pool: PoolHandle, branch: string, reader: ValueReader, msg: LoadMessage): Promise<DataId>;
+  /**
+   * The pool key's type in every value at the commit (nulls aside), from
+   * metadata that covers values not yet read: 'mixed' when they differ,
+   * 'unknown' when the source cannot tell.
+   */
+  poolKeyType?(pool: PoolHandle, commit: DataId): Promise<Type | 'mixed' | 'unknown'>;
 }

@@ -116,6 +116,8 @@ describe('sorted input for summarize', () => {
   test('a summarize grouped by the pool key knows its input order', () => {
     const g = optimize([scan(), { kind: 'Head', count: 1 }, sum('ts')]);
     expect((g[g.length - 1] as dag.Summarize).inputSortDir).toBe(-1);
+    // The scan, whose objects' key spans say whether the order holds.
+    expect((g[g.length - 1] as dag.Summarize).inputScan).toEqual({ pool, commit: Ksuid.nil });
   });
 
   test('not by another key, nor after the key is overwritten', () => {

@@ -390,6 +390,72 @@ describe('summarize: sorted input (inputSortDir)', () => {
           ]).toEqual([dir, limit, batch, expected]);
     }
   });
+  test('int8 keys (sorted by value, compared by bytes): no early output, one group per key', async () => {
+    // Objects sorted by value merged by bytes (0 < -1 < 1): 0 comes back
+    // after 1; emitted early, its group would be split.
+    const ctx = newCtx();
+    const source = src(ctx, '{x:0(int8)} {x:1(int8)} {x:-1(int8)} {x:0(int8)}', 2);
+    const op = new Summarize(
+      ctx,
+      source,
+      opts(ctx, { keys: [['x', 'x']], aggs: [['count', 'count']], inputSortDir: 1 }),
+    );
+    const first = await op.pull();
+    expect(source.consumed).toBe(4);
+    expect([...first!, ...(await pullAll(op))].map((v) => formatValue(v))).toEqual([
+      '{x:-1(int8),count:1(uint64)}',
+      '{x:0(int8),count:2(uint64)}',
+      '{x:1(int8),count:1(uint64)}',
+    ]);
+  });
+  test('a key of a second type stops early output: the groups left come out at the end, in key order', async () => {
+    // Numbers compare with strings by type name, with one another by value:
+    // no order, so 2 may come back after "a".
+    const input = '{x:1} {x:2} {x:"a"} {x:3} {x:2}';
+    expect(
+      await summarize(
+        input,
+        { keys: [['x', 'x']], aggs: [['count', 'count']], inputSortDir: 1 },
+        {},
+        2,
+      ),
+    ).toEqual([
+      '{x:1,count:1(uint64)}',
+      '{x:2,count:2(uint64)}',
+      '{x:3,count:1(uint64)}',
+      '{x:"a",count:1(uint64)}',
+    ]);
+  });
+  test('inputOrderCheck false: no early output', async () => {
+    const ctx = newCtx();
+    const source = src(ctx, '{x:1} {x:2} {x:3} {x:4}', 1);
+    let asked = 0;
+    const op = new Summarize(ctx, source, {
+      ...opts(ctx, { keys: [['x', 'x']], aggs: [['count', 'count']], inputSortDir: -1 }),
+      inputOrderCheck: async () => (asked++, false),
+    });
+    const first = await op.pull();
+    expect(source.consumed).toBe(4);
+    expect(asked).toBe(1);
+    // At the end in the order of a descending sort.
+    expect([...first!, ...(await pullAll(op))].map((v) => formatValue(v))).toEqual([
+      '{x:4,count:1(uint64)}',
+      '{x:3,count:1(uint64)}',
+      '{x:2,count:1(uint64)}',
+      '{x:1,count:1(uint64)}',
+    ]);
+  });
+  test('inputOrderCheck true: early output as before', async () => {
+    const ctx = newCtx();
+    const source = src(ctx, '{x:1} {x:2} {x:3} {x:4}', 1);
+    const op = new Summarize(ctx, source, {
+      ...opts(ctx, { keys: [['x', 'x']], aggs: [['count', 'count']], inputSortDir: 1 }),
+      inputOrderCheck: async () => true,
+    });
+    expect((await op.pull())!.map((v) => formatValue(v))).toEqual(['{x:1,count:1(uint64)}']);
+    expect(source.consumed).toBe(2);
+    await op.close();
+  });
   test('sorted input with spills merges early and at the end', async () => {
     const text = Array.from({ length: 200 }, (_, i) => `{ts:${Math.floor(i / 3)},v:${i}}`).join(
       ' ',

@@ -18,11 +18,21 @@
 // With inputSortDir (set by the optimizer when the input is sorted by the
 // first key), groups whose first key is below the largest seen so far are
 // complete: they are emitted after each input batch, sorted by that key.
+// That holds only where the pool's merge gives valueCompare's order, which
+// needs keys of one type that compareValues orders as the writer's sort
+// does: not int8 (sorted by value, compared by bytes), not floats (a NaN
+// equals every number), not two types (numbers compare with numbers by
+// value, with other types by type name: no total order). Other keys would
+// come back after their group was emitted, split it (as they do in the
+// reference). So early output waits for inputOrderCheck (every object of
+// the pool starts and ends with keys of one such type) and stops at the
+// first key of another type (orderedKeyType); the groups then come out at
+// the end, in the sort's order by key (docs/compatibility.md).
 
 import { TypeContext } from '../../../zed/context';
 import { hashBytes } from '../../../zed/hash';
 import { fieldAt } from '../../../zed/record';
-import { Field, Type, TypeNull, TypeRecord } from '../../../zed/types';
+import { Field, ID, innerType, isFloat, Type, TypeNull, TypeRecord } from '../../../zed/types';
 import { EMPTY, Value } from '../../../zed/value';
 import { Builder, putUvarint, readUvarint, uv } from '../../../zed/zcode';
 import { AggColumn, Aggregator } from '../../aggregates';
@@ -66,6 +76,25 @@ export interface SummarizeOptions {
   limit?: number;
   /** The input is sorted by the first key: 1 ascending, -1 descending (0: unknown). */
   inputSortDir?: 0 | 1 | -1;
+  /**
+   * Sorted input: resolves to whether the source's keys have an order the
+   * merge keeps (asked before the first group is emitted early; absent:
+   * taken as true).
+   */
+  inputOrderCheck?: () => Promise<boolean>;
+}
+
+/**
+ * Whether keys of type t (all of one type) are merged into valueCompare's
+ * order: not int8s (the writer sorts them by value, compareValues orders
+ * them by bytes) nor floats, alone or in arrays and sets (a NaN equals
+ * every number, so there is no order to keep).
+ */
+export function orderedKeyType(t: Type): boolean {
+  const id = t.under.id;
+  if (id === ID.Int8 || isFloat(id)) return false;
+  const inner = innerType(t);
+  return inner === undefined || orderedKeyType(inner);
 }
 
 /** The reference's default group limit. */
@@ -114,6 +143,17 @@ export class Summarize implements Operator {
   private maxSpillKey: Value | null = null;
   protected readonly valueCompare: Comparator | null = null;
   private readonly keyCompare: Comparator | null = null;
+  /**
+   * Sorted input: whether groups may still be emitted early. Cleared for
+   * good by inputOrderCheck, by a first key of a type other than the
+   * first one's or not orderedKeyType, or by a key below the largest one
+   * after groups were emitted (keys out of order).
+   */
+  private ordered = true;
+  /** Sorted input: the first non-null first key's type. */
+  private keyType: Type | null = null;
+  private emitted = false;
+  private orderCheck: (() => Promise<boolean>) | null;
 
   protected keyBuf: Buffer = Buffer.allocUnsafe(256);
   /** Per value of a batch (one key): key offset in keyBuf, length (-2: skipped), type vector, hash, group. */
@@ -170,6 +210,7 @@ export class Summarize implements Operator {
       Math.min(HELD_RUN_BYTES, ctx.memoryLimit / 4),
     );
     this.dir = opts.inputSortDir ?? 0;
+    this.orderCheck = opts.inputOrderCheck ?? null;
     this.rb = new RecordBuilder(this.zctx, [
       ...opts.keys.map((k) => k.lhs),
       ...opts.aggs.map((a) => a.lhs),
@@ -209,10 +250,11 @@ export class Summarize implements Operator {
       if (!more) {
         this.eof = true;
         if (this.spilledRuns > 0) await this.spillTable();
-        else if (this.errorGroups > 0) this.emitGroups(this.doneGroups(null));
+        else if (this.errorGroups > 0 || (this.valueCompare && !this.ordered))
+          this.emitGroups(this.doneGroups(null));
         break;
       }
-      if (this.dir !== 0 && this.valueCompare) await this.emitCompleted();
+      if (this.valueCompare && this.ordered) await this.emitCompleted();
     }
     if (this.pending.length > 0) return this.pending.shift()!;
     this.ctx.checkCancelled();
@@ -493,8 +535,18 @@ export class Summarize implements Operator {
     // An error is not the largest key either: groups below it would be
     // called complete before their keys had passed.
     if (isError(v)) return null;
+    if (v.len >= 0 && v.type !== this.keyType) {
+      if (this.keyType === null && orderedKeyType(v.type)) this.keyType = v.type;
+      else this.ordered = false;
+    }
     const max = this.maxTableKey;
-    if (max === null || this.valueCompare!.compare(v, max) > 0) this.maxTableKey = v.copy();
+    if (max === null) this.maxTableKey = v.copy();
+    else {
+      const c = this.valueCompare!.compare(v, max);
+      if (c > 0) this.maxTableKey = v.copy();
+      // Out of order: emitted groups may come back, so emit no more.
+      else if (c < 0 && this.emitted) this.ordered = false;
+    }
     return this.maxTableKey!;
   }
 
@@ -648,9 +700,20 @@ export class Summarize implements Operator {
    * seen so far (they cannot grow), sorted by that key.
    */
   private async emitCompleted(): Promise<void> {
+    if (this.orderCheck) {
+      const check = this.orderCheck;
+      this.orderCheck = null;
+      if (!(await check())) {
+        this.ordered = false;
+        return;
+      }
+    }
     if (this.spilledRuns > 0) {
       const out = await this.mergedResults(Infinity, this.maxSpillKey);
-      if (out.length > 0) this.pending.push(out);
+      if (out.length > 0) {
+        this.pending.push(out);
+        this.emitted = true;
+      }
       return;
     }
     const max = this.maxTableKey;
@@ -690,6 +753,7 @@ export class Summarize implements Operator {
     this.groupvals = kept.map((g) => this.groupvals[g]);
     for (let i = 0; i < out.length; i += BATCH_SIZE)
       this.pending.push(out.slice(i, i + BATCH_SIZE));
+    this.emitted = true;
   }
 
   /** Lets the columns ready what reading out every group needs (AggColumn.prepare). */
