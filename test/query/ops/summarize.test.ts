@@ -319,6 +319,32 @@ describe('summarize: reference ztests', () => {
       await summarize(input, { keys: [['key', 'key']], aggs: [['any', 'any', 'n']], limit: 1 }),
     ).toEqual(['{key:"a",any:0(int32)}', '{key:"b",any:10(int32)}']);
   });
+  test('spilled keys that compare equal and differ stay apart (1, 1(uint64), 1.; 0., -0.)', async () => {
+    const input = '1 1(uint64) 2 1(uint64) 1 3 1. 2(uint64) -0. 0. -0. 1. 1'.replace(
+      /(\S+)/g,
+      '{x:$1}',
+    );
+    // In one table: a group per distinct key, as they came.
+    const whole = await summarize(input, { keys: [['x', 'x']], aggs: [['count', 'count']] });
+    expect(whole).toEqual([
+      '{x:1,count:3(uint64)}',
+      '{x:1(uint64),count:2(uint64)}',
+      '{x:2,count:1(uint64)}',
+      '{x:3,count:1(uint64)}',
+      '{x:1.,count:2(uint64)}',
+      '{x:2(uint64),count:1(uint64)}',
+      '{x:0.,count:2(uint64)}',
+      '{x:0.,count:1(uint64)}',
+    ]);
+    for (const limit of [1, 2, 3]) {
+      const spilled = await summarize(input, {
+        keys: [['x', 'x']],
+        aggs: [['count', 'count']],
+        limit,
+      });
+      expect(spilled.slice().sort()).toEqual(whole.slice().sort());
+    }
+  });
 });
 
 describe('summarize: sorted input (inputSortDir)', () => {

@@ -32,6 +32,7 @@
 import { TypeContext } from '../../../zed/context';
 import { hashBytes } from '../../../zed/hash';
 import { fieldAt } from '../../../zed/record';
+import { bytesEqual } from '../../../zed/primitive';
 import { Field, ID, innerType, isFloat, Type, TypeNull, TypeRecord } from '../../../zed/types';
 import { EMPTY, Value } from '../../../zed/value';
 import { Builder, putUvarint, readUvarint, uv } from '../../../zed/zcode';
@@ -828,53 +829,86 @@ export class Summarize implements Operator {
         if (nk === 0 || this.valueCompare!.compare(this.partialKeys[0].eval(first), below) >= 0)
           break;
       }
-      out.push(await this.mergeGroup(merger, false));
+      out.push(...(await this.mergeGroups(merger, false)));
     }
     this.arena.seal();
     return out;
   }
 
   /**
-   * Merges the partials of the merger's next group (the consecutive
-   * records with equal keys) into one record built in the arena: the
-   * group's result, or with partial its merged partial record.
+   * Merges the partials of the merger's next keys (the consecutive records
+   * whose keys compare equal) into records built in the arena: one per
+   * distinct key, in the order the keys first came, each the group's
+   * result or with partial its merged partial record. Keys can compare
+   * equal and differ (1, 1(uint64) and 1.; 0. and -0.): each is a group of
+   * its own, as in the table.
    */
-  private async mergeGroup(merger: RunMerger, partial: boolean): Promise<Value> {
+  private async mergeGroups(merger: RunMerger, partial: boolean): Promise<Value[]> {
     const cmp = this.partialCompare;
     const nk = this.nk;
     const na = this.na;
     const field = this.field;
     const first = merger.head()!;
     const cols = this.mergeCols;
-    for (const col of cols) {
-      col.clear();
-      col.add();
-    }
+    for (const col of cols) col.clear();
+    // Each distinct key's first record (past the first, a copy: the
+    // merger may reuse a record's bytes once it advances).
+    const keys: Value[] = [];
     for (;;) {
       const rec = merger.head();
       if (rec === null || (rec !== first && cmp.compare(first, rec) !== 0)) break;
+      let g = 0;
+      while (g < keys.length && !this.sameKeys(keys[g], rec)) g++;
+      if (g === keys.length) {
+        keys.push(g === 0 ? first : rec.copy());
+        for (const col of cols) col.add();
+      }
       const rt = rec.type as TypeRecord;
       for (let a = 0; a < na; a++) {
         fieldAt(rec, rt, nk + a, field);
-        cols[a].consumePartial(0, field);
+        cols[a].consumePartial(g, field);
       }
       const p = merger.advance();
       if (p) await p;
     }
-    const rt = first.type as TypeRecord;
+    return keys.map((k, g) => this.mergedRecord(k, g, partial));
+  }
+
+  private readonly otherField = new Value(TypeNull, EMPTY, 0, -1);
+
+  /** Whether partial records a and b have the same keys: the same types and bytes. */
+  private sameKeys(a: Value, b: Value): boolean {
+    const fa = this.field;
+    const fb = this.otherField;
+    for (let k = 0; k < this.nk; k++) {
+      fieldAt(a, a.type as TypeRecord, k, fa);
+      fieldAt(b, b.type as TypeRecord, k, fb);
+      if (fa.type !== fb.type || !bytesEqual(fa.buf, fa.off, fa.len, fb.buf, fb.off, fb.len))
+        return false;
+    }
+    return true;
+  }
+
+  /** The record of merged group g (mergeCols) whose keys are rec's. */
+  private mergedRecord(rec: Value, g: number, partial: boolean): Value {
+    const nk = this.nk;
+    const na = this.na;
+    const field = this.field;
+    const cols = this.mergeCols;
+    const rt = rec.type as TypeRecord;
     const arena = this.arena;
     arena.begin();
     const b = arena.b;
     this.rb.into(b);
     const types = this.outTypes;
     for (let k = 0; k < nk; k++) {
-      fieldAt(first, rt, k, field);
+      fieldAt(rec, rt, k, field);
       types[k] = field.type;
       if (partial) b.append(field.buf, field.off, field.len);
       else this.rb.append(field.buf, field.off, field.len);
     }
     for (let a = 0; a < na; a++) {
-      const r = partial ? cols[a].resultPartial(0, this.zctx) : cols[a].result(0, this.zctx);
+      const r = partial ? cols[a].resultPartial(g, this.zctx) : cols[a].result(g, this.zctx);
       types[nk + a] = r.type;
       if (partial) b.append(r.buf, r.off, r.len);
       else this.rb.append(r.buf, r.off, r.len);
@@ -898,7 +932,7 @@ export class Summarize implements Operator {
       await m.peek();
       const batch: Value[] = [];
       while (batch.length < BATCH_SIZE && m.head() !== null)
-        batch.push(await this.mergeGroup(m, true));
+        batch.push(...(await this.mergeGroups(m, true)));
       this.arena.seal();
       return batch;
     });
