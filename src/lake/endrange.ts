@@ -19,7 +19,7 @@ import { compare, SORTED_ALIKE } from '../zed/compare';
 import { isFloat, Type } from '../zed/types';
 import { Value } from '../zed/value';
 import { DataObject } from './object';
-import { KeyRange, SeekEntry } from './seekindex';
+import { KeyRange, overlaps, SeekEntry, strictlyWithin } from './seekindex';
 
 /** The values a scan's query keeps: the count with the lowest or highest keys. */
 export interface ScanEnd {
@@ -62,28 +62,38 @@ function bound(pieces: Piece[], end: ScanEnd): Value | null {
 }
 
 /**
- * The range of keys a scan of objects needs for end: objects first, then
+ * The range of keys a scan of objects needs for end, within filter (the
+ * query's own filter, when it is exactly that key range: then a value
+ * passes it if and only if its key is in the range): objects first, then
  * the seek-index streams of the objects the objects' bound reaches into,
- * for a tighter bound. Undefined when the scan needs every value. The
+ * for a tighter bound. Only objects and streams that lie wholly in the
+ * filter's range count. Undefined when the scan needs every value. The
  * caller has checked the keys' order (rangesAlike).
  */
 export async function endRange(
   objects: readonly DataObject[],
   end: ScanEnd,
   seekIndex: (o: DataObject) => Promise<SeekEntry[]>,
+  filter?: KeyRange,
 ): Promise<KeyRange | undefined> {
-  const live = objects.filter((o) => o.count > 0);
-  const outer = bound(live, end);
-  if (outer === null) return undefined;
+  const inFilter = (p: Piece) => !filter || strictlyWithin(p.min, p.max, filter);
+  const live = objects.filter((o) => o.count > 0 && overlaps(o.min, o.max, filter));
   const high = end.side === 'high';
-  const reached = live.filter((o) =>
-    high ? compare(o.max, outer) >= 0 : compare(o.min, outer) <= 0,
-  );
+  const outer = bound(live.filter(inFilter), end);
+  // The objects that can hold the values past outer (every one in the
+  // filter's range when the objects wholly in it hold too few).
+  const reached =
+    outer === null
+      ? live
+      : live.filter((o) => (high ? compare(o.max, outer) >= 0 : compare(o.min, outer) <= 0));
   const streams: Piece[] = [];
   for (const entries of await Promise.all(reached.map(seekIndex)))
     for (const e of entries) streams.push({ min: e.min, max: e.max, count: e.valCnt });
-  // The streams of those objects hold every value past outer, so their
-  // bound is at least as tight.
-  const b = bound(streams, end) ?? outer;
-  return high ? { lower: b } : { upper: b };
+  // Those objects' streams hold every value past outer, so their bound is
+  // at least as tight.
+  const b = bound(streams.filter(inFilter), end) ?? outer;
+  if (b === null) return undefined;
+  return high
+    ? { lower: b, upper: filter?.upper, upperOpen: filter?.upperOpen }
+    : { lower: filter?.lower, lowerOpen: filter?.lowerOpen, upper: b };
 }

@@ -559,8 +559,8 @@ export class Lake {
       typeof revision === 'string' ? await this.resolveRevision(pool, revision) : revision;
     const snap = await this.commits.snapshot(pool.id, commit);
     const { index, end, ...scanOpts } = opts;
-    if (!opts.range && end && !index) {
-      const range = await this.endRange(pool, snap, commit, end);
+    if (end && !index) {
+      const range = await this.endRange(pool, snap, commit, end, opts.range);
       if (range) {
         scanOpts.range = range;
         scanOpts.exact = false;
@@ -613,8 +613,8 @@ export class Lake {
       typeof revision === 'string' ? await this.resolveRevision(pool, revision) : revision;
     const snap = await this.commits.snapshot(pool.id, commit);
     let range = opts.range && (opts.range.lower || opts.range.upper) ? opts.range : undefined;
-    if (!range && opts.end && !opts.index)
-      range = await this.endRange(pool, snap, commit, opts.end);
+    if (opts.end && !opts.index)
+      range = (await this.endRange(pool, snap, commit, opts.end, range)) ?? range;
     let objects = snap.list();
     let rows: ScanOptions['rows'];
     const stats = newScanStats();
@@ -706,24 +706,30 @@ export class Lake {
   }
 
   /**
-   * The key range a scan for end needs (endrange.ts), when every object's
-   * keys are of one type that the sort, the merge and the range test order
-   * alike, and no key is null (a null key makes its object's greatest key
-   * null: nulls sort last ascending, first descending); else undefined
-   * (the whole pool).
+   * The key range a scan for end needs (endrange.ts), within the range of
+   * the query's filter when it has one (the compiler gives end with a
+   * filter only when the filter is exactly that range), when every
+   * object's keys are of one type that the sort, the merge and the range
+   * test order alike, the filter's bounds of that type too, and no key is
+   * null (a null key makes its object's greatest key null: nulls sort last
+   * ascending, first descending); else undefined (the filter's range, or
+   * the whole pool).
    */
   private async endRange(
     pool: PoolConfig,
     snap: Snapshot,
     commit: Ksuid,
     end: ScanEnd,
+    filter: KeyRange | undefined,
   ): Promise<KeyRange | undefined> {
     const objects = snap.list().filter((o) => o.count > 0);
     if (pool.layout.keys.length === 0 || objects.some((o) => o.min.len < 0 || o.max.len < 0))
       return undefined;
     const t = await this.keyTypeAt(pool, snap, commit);
     if (typeof t === 'string' || !rangesAlike(t)) return undefined;
-    return endRange(objects, end, (o) => this.seekIndex(pool, o));
+    if (filter && [filter.lower, filter.upper].some((b) => b && b.type.id !== t.id))
+      return undefined;
+    return endRange(objects, end, (o) => this.seekIndex(pool, o), filter);
   }
 
   private vngLayout(pool: PoolConfig, o: DataObject, commit: Ksuid): Promise<VngLayout> {

@@ -303,16 +303,30 @@ function isPath(e: dag.Expr, key: readonly string[]): boolean {
 }
 
 /**
- * Tells a pool scan with no filter which values its query keeps when the
- * operator after it keeps only those at one end of the key order: a sort
- * by the pool key then a head (the lowest or highest keys), or a tail
- * (the last in pool order). The lake may then skip the rest (endrange.ts).
+ * Whether a filter is exactly a range of the pool key (comparisons of the
+ * key with constants, joined by `and`): a value passes it if and only if
+ * its key is in the range keyRange gives.
+ */
+function isKeyRange(e: dag.Expr, key: readonly string[]): boolean {
+  if (e.kind !== 'Binary') return false;
+  if (e.op === 'and') return isKeyRange(e.lhs, key) && isKeyRange(e.rhs, key);
+  const k = keyComparison(e, key);
+  return k !== null && rangeable(k.value);
+}
+
+/**
+ * Tells a pool scan with no filter, or a filter that is exactly a key
+ * range, which values its query keeps when the operator after it keeps
+ * only those at one end of the key order: a sort by the pool key then a
+ * head (the lowest or highest keys), or a tail (the last in pool order).
+ * The lake may then skip the rest (endrange.ts).
  */
 function markScanEnds(seq: dag.Seq): void {
   walkEntries(seq, (s) => {
     const src = s[0];
-    if (src.kind !== 'PoolScan' || src.filter !== null || src.range !== null) return s;
+    if (src.kind !== 'PoolScan') return s;
     const key = poolKeyPath(src.pool.layout);
+    if (src.filter !== null && (src.range === null || !isKeyRange(src.filter, key))) return s;
     // A lifted cut must keep the key as it is, or a later sort by its
     // path sorts by something else.
     if (src.project && !src.project.some((a) => pathEqual(a.lhs, key) && isPath(a.rhs, key)))
