@@ -25,7 +25,8 @@ import { ValueReader } from '../formats/io';
 import { isNotFound, ObjectStore } from '../storage/storage';
 import { TypeContext } from '../zed/context';
 import { decodeIntBig } from '../zed/primitive';
-import { ID, Type } from '../zed/types';
+import { ID, Kind, Type } from '../zed/types';
+import { formatType } from '../zed/typestring';
 import { Value } from '../zed/value';
 import { BranchRegistry } from './branches';
 import { DEFAULT_CACHE_SIZE, ScanCache } from './cache';
@@ -49,7 +50,7 @@ import { endRange, rangesAlike, ScanEnd } from './endrange';
 import { ColumnMatch, ColumnScan, loadLayout, VectorScan, VectorScanOptions } from './vectorscan';
 import { DecodePool, parseWorkers } from './decodepool';
 import { VngLayout } from '../formats/vng/project';
-import { uniformLeafType } from '../formats/vng/vectors';
+import { leafTypeOf } from '../formats/vng/vectors';
 import { Snapshot } from './snapshot';
 import { removeIndexesOf, removeObjects, vacuumCandidates } from './vacuum';
 import { applyIndexRules, IndexOptions, updateIndexes } from './index/apply';
@@ -72,10 +73,20 @@ export type {
   RuleSpec,
 };
 
-/** A scan's options, with the part of its filter that indexes can answer. */
-/** Columnar layouts read at once when a scan checks its objects' key types (endRange). */
+/** Columnar layouts read at once when the lake reads its objects' key types (poolKeyType). */
 const LAYOUTS_AT_ONCE = 16;
 
+/** What is known of a pool's keys at a commit (Lake.poolKeyType). */
+export interface PoolKeys {
+  /** The one type of the keys present and not null (null: none is). */
+  type: Type | null;
+  /** Some value lacks the key (its key is error("missing")). */
+  missing: boolean;
+  /** It holds for every value (each object's columnar copy), not only for each object's first and last keys. */
+  exact: boolean;
+}
+
+/** A scan's options, with the part of its filter that indexes can answer. */
 export interface LakeScanOptions extends ScanOptions {
   index?: IndexFilter | null;
   /** The query keeps only these values: the scan may skip the rest (endrange.ts). */
@@ -171,6 +182,8 @@ export class Lake {
     indexBytesRead: 0,
   };
   private vngLayouts = new LRU<string, Promise<VngLayout>>(4096);
+  /** Lake.poolKeyType of whole pools, by pool and commit. */
+  private poolKeys = new LRU<string, Promise<PoolKeys | 'mixed'>>(256);
   readonly vectorScan: VectorScanMode;
   /** Decodes columns on other cores (decodepool.ts). */
   readonly decoder: DecodePool;
@@ -668,52 +681,100 @@ export class Lake {
   }
 
   /**
-   * What the columnar copies at a commit say of the pool key in every
-   * value (a primitive column holds nulls without saying so, so nulls
-   * aside): its one primitive type; 'mixed' when values differ in it, lack
-   * it or hold it in a union; 'unknown' when an object has no copy. Read
-   * from metadata only, it covers values no scan has read.
+   * What is known of the pool key in the values at a commit whose keys may
+   * lie in range (the objects whose spans overlap it): the one type of the
+   * keys there (nulls aside: a primitive column holds nulls without saying
+   * so), whether some value lacks the key, and whether that holds for
+   * every value (read from every object's columnar copy) or only for each
+   * object's first and last keys (an object without a copy); 'mixed' when
+   * the keys are of several types, or held in a union or under a null
+   * record. Read from metadata only, so it covers values no scan has read.
    */
   async poolKeyType(
     poolRef: string | PoolConfig,
     revision: string | Ksuid,
-  ): Promise<Type | 'mixed' | 'unknown'> {
+    range: KeyRange | null = null,
+  ): Promise<PoolKeys | 'mixed'> {
     const pool = await this.pool(poolRef);
     const commit =
       typeof revision === 'string' ? await this.resolveRevision(pool, revision) : revision;
-    return this.keyTypeAt(pool, await this.commits.snapshot(pool.id, commit), commit);
+    return this.keysAt(pool, await this.commits.snapshot(pool.id, commit), commit, range);
   }
 
-  private async keyTypeAt(
+  /** poolKeyType of a snapshot; without a range, kept per commit (a commit does not change). */
+  private keysAt(
     pool: PoolConfig,
     snap: Snapshot,
     commit: Ksuid,
-  ): Promise<Type | 'mixed' | 'unknown'> {
-    const objects = snap.list().filter((o) => o.count > 0);
-    if (objects.length === 0 || !objects.every((o) => snap.hasVector(o.id))) return 'unknown';
+    range: KeyRange | null,
+  ): Promise<PoolKeys | 'mixed'> {
+    if (range) return this.readKeys(pool, snap, commit, range);
+    const ck = `${pool.id}/${commit}`;
+    let p = this.poolKeys.get(ck);
+    if (!p) {
+      p = this.readKeys(pool, snap, commit, null);
+      p.catch(() => this.poolKeys.delete(ck));
+      this.poolKeys.set(ck, p);
+    }
+    return p;
+  }
+
+  private async readKeys(
+    pool: PoolConfig,
+    snap: Snapshot,
+    commit: Ksuid,
+    range: KeyRange | null,
+  ): Promise<PoolKeys | 'mixed'> {
+    const objects = snap
+      .list()
+      .filter((o) => o.count > 0 && overlaps(o.min, o.max, range ?? undefined));
     const key = primaryKey(pool.layout);
     let type: Type | null = null;
-    // A few layouts at a time: each is a read of the object's end the first time.
-    for (let i = 0; i < objects.length; i += LAYOUTS_AT_ONCE) {
-      const some = objects.slice(i, i + LAYOUTS_AT_ONCE);
-      for (const l of await Promise.all(some.map((o) => this.vngLayout(pool, o, commit)))) {
-        const t = uniformLeafType(l, key);
-        if (t === null || (type !== null && t.id !== type.id)) return 'mixed';
+    let typeText = '';
+    let missing = false;
+    let exact = true;
+    // Adds a key type; false when it is another than the one so far.
+    const add = (t: Type): boolean => {
+      const text = formatType(t);
+      if (type === null) {
         type = t;
+        typeText = text;
+        return true;
+      }
+      return text === typeText;
+    };
+    const withCopies = objects.filter((o) => snap.hasVector(o.id));
+    for (const o of objects) {
+      if (snap.hasVector(o.id)) continue;
+      exact = false;
+      for (const b of [o.min, o.max]) {
+        if (b.len < 0) continue;
+        if (b.type.kind === Kind.Error) missing = true;
+        else if (!add(b.type)) return 'mixed';
       }
     }
-    return type!;
+    // A few layouts at a time: each is a read of the object's end the first time.
+    for (let i = 0; i < withCopies.length; i += LAYOUTS_AT_ONCE) {
+      const some = withCopies.slice(i, i + LAYOUTS_AT_ONCE);
+      for (const l of await Promise.all(some.map((o) => this.vngLayout(pool, o, commit)))) {
+        const leaf = leafTypeOf(l, key);
+        if (leaf === null || (leaf.type !== null && !add(leaf.type))) return 'mixed';
+        if (leaf.missing) missing = true;
+      }
+    }
+    return { type, missing, exact };
   }
 
   /**
    * The key range a scan for end needs (endrange.ts), within the range of
    * the query's filter when it has one (the compiler gives end with a
-   * filter only when the filter is exactly that range), when every
-   * object's keys are of one type that the sort, the merge and the range
-   * test order alike, the filter's bounds of that type too, and no key is
-   * null (a null key makes its object's greatest key null: nulls sort last
-   * ascending, first descending); else undefined (the filter's range, or
-   * the whole pool).
+   * filter only when the filter is exactly that range), when every key in
+   * reach is present, not null (a null key makes its object's greatest
+   * key null: nulls sort last ascending, first descending) and of one type
+   * that the sort, the merge and the range test order alike, the filter's
+   * bounds of that type too; else undefined (the filter's range, or the
+   * whole pool). A failed read of the metadata gives undefined too: the
+   * scan then reads what it would have without end.
    */
   private async endRange(
     pool: PoolConfig,
@@ -722,14 +783,20 @@ export class Lake {
     end: ScanEnd,
     filter: KeyRange | undefined,
   ): Promise<KeyRange | undefined> {
-    const objects = snap.list().filter((o) => o.count > 0);
+    const objects = snap.list().filter((o) => o.count > 0 && overlaps(o.min, o.max, filter));
     if (pool.layout.keys.length === 0 || objects.some((o) => o.min.len < 0 || o.max.len < 0))
       return undefined;
-    const t = await this.keyTypeAt(pool, snap, commit);
-    if (typeof t === 'string' || !rangesAlike(t)) return undefined;
-    if (filter && [filter.lower, filter.upper].some((b) => b && b.type.id !== t.id))
+    try {
+      const k = await this.keysAt(pool, snap, commit, filter ?? null);
+      if (k === 'mixed' || !k.exact || k.missing || k.type === null || !rangesAlike(k.type))
+        return undefined;
+      const t = k.type;
+      if (filter && [filter.lower, filter.upper].some((b) => b && b.type.id !== t.id))
+        return undefined;
+      return await endRange(objects, end, (o) => this.seekIndex(pool, o), filter);
+    } catch {
       return undefined;
-    return endRange(objects, end, (o) => this.seekIndex(pool, o), filter);
+    }
   }
 
   private vngLayout(pool: PoolConfig, o: DataObject, commit: Ksuid): Promise<VngLayout> {

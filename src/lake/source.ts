@@ -5,11 +5,10 @@
 
 import { ValueReader } from '../formats/io';
 import { TypeContext } from '../zed/context';
-import { Type } from '../zed/types';
 import { Value } from '../zed/value';
 import { PoolConfig } from './config';
 import { Ksuid } from './ksuid';
-import { Lake, VectorScanMode } from './lake';
+import { Lake, PoolKeys, VectorScanMode } from './lake';
 import { ColumnMatch, VectorPart, VectorScanOptions } from './vectorscan';
 import { commitMeta, lakeMeta, ObjectPruner, poolMeta } from './meta';
 import { KeyRange } from './seekindex';
@@ -123,8 +122,12 @@ export class LakeSource {
     return commitMeta(this.lake, ctx, pool, commit, meta, pruner);
   }
 
-  poolKeyType(pool: PoolConfig, commit: Ksuid): Promise<Type | 'mixed' | 'unknown'> {
-    return this.lake.poolKeyType(pool, commit);
+  poolKeyType(
+    pool: PoolConfig,
+    commit: Ksuid,
+    range: KeyRange | null,
+  ): Promise<PoolKeys | 'mixed'> {
+    return this.lake.poolKeyType(pool, commit, range);
   }
 
   async load(

@@ -106,10 +106,39 @@ test.each(['off', 'on'] as VectorScanMode[])(
       ['hidden', false],
     ] as const) {
       const all = await run(lake, `from ${pool} | count() by x`);
+      // One group per key: 1000 and 1000(uint64) apart, each whole.
+      expect(all.out).toHaveLength(early ? 2000 : 2001);
+      expect(new Set(all.out).size).toBe(all.out.length);
+      if (!early) {
+        expect(all.out).toContain('{x:1000,count:1(uint64)}');
+        expect(all.out).toContain('{x:1000(uint64),count:1(uint64)}');
+      }
       const one = await run(lake, `from ${pool} | count() by x | head 1`);
       expect(one.out).toEqual(['{x:0,count:2(uint64)}']);
       if (early) expect(one.stats.bytesRead).toBeLessThan(all.stats.bytesRead / 2);
       else expect(one.stats.bytesRead).toBe(all.stats.bytesRead);
     }
+  },
+);
+
+// Values without the key (their key is error("missing")) are kept to the
+// end as the errors' group; they do not stop early output for the rest.
+test.each(['off', 'on'] as VectorScanMode[])(
+  'values without the key leave early output on, column path %s',
+  async (mode) => {
+    const lake = await openLake({ lake: `${lakes.dir}/${mode}`, vectorScan: mode, cacheSize: 0 });
+    lakes.open.push(lake);
+    await lake.createPool('p', { layout: { keys: [['x']] }, seekStride: 1000 });
+    for (let l = 0; l < 2; l++) {
+      const recs = Array.from({ length: 2000 }, (_, i) => `{x:${i},i:${l}}`);
+      if (l === 1) recs.push('{y:1}');
+      await lake.load('p', 'main', arrayReader(parseValues(new TypeContext(), recs.join('\n'))));
+    }
+    const all = await run(lake, 'from p | count() by x');
+    expect(all.out).toHaveLength(2001);
+    expect(all.out[2000]).toBe('{x:error("missing"),count:1(uint64)}');
+    const one = await run(lake, 'from p | count() by x | head 1');
+    expect(one.out).toEqual(['{x:0,count:2(uint64)}']);
+    expect(one.stats.bytesRead).toBeLessThan(all.stats.bytesRead / 2);
   },
 );

@@ -116,23 +116,33 @@ export function planVectors(
 }
 
 /**
- * The primitive type of path in every value of the file, when every value
- * is a record that has it, never null, of that one type (no union, named
- * type or nulls anywhere on the way); else null. Read from the metadata
- * alone, so it holds for values the caller never reads.
+ * What the metadata says of path in every value of the file: the one
+ * primitive type of the values that have it (null: none has it), and
+ * whether some value lacks it; null when the values hold it in more than
+ * one type, in a union or a complex type, or under nulls on the way, or
+ * a value is not a record. It holds for values the caller never reads.
  */
-export function uniformLeafType(layout: VngLayout, path: readonly string[]): Type | null {
+export function leafTypeOf(
+  layout: VngLayout,
+  path: readonly string[],
+): { type: Type | null; missing: boolean } | null {
   let type: Type | null = null;
+  let missing = false;
   for (const m of layout.metas) {
     const r = recordOf(m);
     if (r === null || r.runs !== null) return null;
     const s = pathSource(r.rec, null, path);
-    if (s === null || s.kind !== 'leaf' || s.runs.length > 0) return null;
+    if (s === null) return null;
+    if (s.kind === 'missing') {
+      missing = true;
+      continue;
+    }
     const leaf = s.leaf;
-    if (leaf.kind !== 'Primitive' || (type !== null && leaf.type.id !== type.id)) return null;
+    if (s.runs.length > 0 || leaf.kind !== 'Primitive') return null;
+    if (type !== null && leaf.type.id !== type.id) return null;
     type = leaf.type;
   }
-  return type;
+  return { type, missing };
 }
 
 /** A null of the leaf for every row whose record on the way is null. */

@@ -259,8 +259,8 @@ export interface Summarize {
   limit: number;
   /** Input sorted by the first key in this direction (set by the optimizer). */
   inputSortDir: 0 | 1 | -1;
-  /** With inputSortDir: the pool scan whose order it is (optimizer). */
-  inputScan?: { pool: PoolHandle; commit: DataId };
+  /** With inputSortDir: the pool scan whose order it is, and its key range (optimizer). */
+  inputScan?: { pool: PoolHandle; commit: DataId; range: KeyRange | null };
 }
 export interface Fuse {
   kind: 'Fuse';

@@ -22,11 +22,8 @@ import { ExprSwitch, Switch } from '../runtime/ops/switch';
 import { Fuse } from '../runtime/ops/fuse';
 import { Shape } from '../runtime/ops/shape';
 import { orderedKeyType, Summarize, SummarizeOptions } from '../runtime/ops/summarize';
-import { DataId, DataSource, PoolHandle } from '../data/source';
-import { DuplicateFieldError, TypeContext } from '../../zed/context';
-import { formatType } from '../../zed/typestring';
-import { Type } from '../../zed/types';
-import { Value } from '../../zed/value';
+import { DataId, DataSource, KeyRange, PoolHandle } from '../data/source';
+import { DuplicateFieldError } from '../../zed/context';
 import { Top } from '../runtime/ops/top';
 import { Uniq } from '../runtime/ops/uniq';
 
@@ -62,7 +59,7 @@ export function buildSummarize<T>(
     limit: o.limit,
     inputSortDir: o.inputSortDir,
     ...(o.inputSortDir !== 0 && scan && source
-      ? { inputOrderCheck: () => poolKeysOrdered(source, scan.pool, scan.commit) }
+      ? { inputOrderCheck: () => poolKeysOrdered(source, scan.pool, scan.commit, scan.range) }
       : {}),
   };
   try {
@@ -75,50 +72,28 @@ export function buildSummarize<T>(
 }
 
 /**
- * Whether a scan of the pool at the commit comes out in the order a sorted
- * summarize takes it in: every key (nulls aside) is of one type that
- * orderedKeyType accepts. Keys of mixed types merge in no order, and a
- * group the summarize emitted could come back. The source's metadata
- * (columnar copies) tells for every value; without it, every object's
- * first and last keys do, and the summarize catches a key of another type
- * between an object's ends as it arrives (too late for a group emitted
- * before it: docs/compatibility.md).
+ * Whether a scan of the pool at the commit (within range) comes out in the
+ * order a sorted summarize takes it in: the keys (nulls and missing ones
+ * aside) are of one type that orderedKeyType accepts. Keys of mixed types
+ * merge in no order, and a group the summarize emitted could come back.
+ * Where the source knows the keys only by each object's first and last,
+ * the summarize catches a key of another type between them as it arrives
+ * (too late for a group emitted before it: docs/compatibility.md).
  */
 async function poolKeysOrdered(
   source: DataSource,
   pool: PoolHandle,
   commit: DataId,
+  range: KeyRange | null,
 ): Promise<boolean> {
-  let known: Type | 'mixed' | 'unknown';
+  if (!source.poolKeyType) return false;
   try {
-    known = source.poolKeyType ? await source.poolKeyType(pool, commit) : 'unknown';
+    const k = await source.poolKeyType(pool, commit, range);
+    return k !== 'mixed' && k.type !== null && orderedKeyType(k.type);
   } catch {
-    // The scan reports what went wrong; without the types, no early output.
+    // The scan reports what went wrong; without the keys' type, no early output.
     return false;
   }
-  if (known === 'mixed') return false;
-  if (known !== 'unknown') return orderedKeyType(known);
-  let type: Type | null = null;
-  let ok = true;
-  const visit = (k: Value) => {
-    if (!ok || k.len < 0 || k.type === type) return;
-    if (type === null) ok = orderedKeyType(k.type);
-    // (Another context's copy of the same type is the same type.)
-    else ok = formatType(k.type) === formatType(type);
-    type = k.type;
-  };
-  try {
-    // The pruner sees every object's key span; rejecting all builds no records.
-    await source.commitMeta(new TypeContext(), pool, commit, 'objects', (min, max) => {
-      visit(min);
-      visit(max);
-      return true;
-    });
-  } catch {
-    // The scan reports what went wrong; without the spans, no early output.
-    return false;
-  }
-  return ok;
 }
 
 /** Does the sequence begin with a source (so it takes no parent)? */

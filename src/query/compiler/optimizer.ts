@@ -239,8 +239,9 @@ function liftIntoSources(seq: dag.Seq): dag.Seq {
 /**
  * Marks a summarize whose first group key is a pool's key (directly after
  * the scan and order-preserving operators) with the direction its input
- * is sorted in, and the scan (whose objects' key spans say whether the
- * merge keeps that order: heavy.ts, poolKeysOrdered).
+ * is sorted in, and the scan (whose keys' type, from the lake's
+ * metadata, says whether the merge keeps that order: heavy.ts,
+ * poolKeysOrdered).
  */
 function propagateOrder(seq: dag.Seq): void {
   walkEntries(seq, (s) => {
@@ -270,7 +271,7 @@ function propagateOrder(seq: dag.Seq): void {
             pathEqual(k0.rhs.path, key)
           ) {
             op.inputSortDir = dir;
-            op.inputScan = { pool: src.pool, commit: src.commit };
+            op.inputScan = { pool: src.pool, commit: src.commit, range: src.range };
           }
           return s;
         }
@@ -328,11 +329,12 @@ function markScanEnds(seq: dag.Seq): void {
     const key = poolKeyPath(src.pool.layout);
     if (src.filter !== null && (src.range === null || !isKeyRange(src.filter, key))) return s;
     // A lifted cut must keep the key as it is, or a later sort by its
-    // path sorts by something else.
-    if (src.project && !src.project.some((a) => pathEqual(a.lhs, key) && isPath(a.rhs, key)))
-      return s;
+    // path sorts by something else (a tail needs no key).
+    const keyKept =
+      !src.project || src.project.some((a) => pathEqual(a.lhs, key) && isPath(a.rhs, key));
     const [, next, after] = s;
     if (
+      keyKept &&
       next?.kind === 'Sort' &&
       after?.kind === 'Head' &&
       next.args.length === 1 &&

@@ -184,9 +184,15 @@ export interface DataSource {
   /** Commits the reader's values to the branch; the new commit's ID. */
   load(pool: PoolHandle, branch: string, reader: ValueReader, msg: LoadMessage): Promise<DataId>;
   /**
-   * The pool key's type in every value at the commit (nulls aside), from
-   * metadata that covers values not yet read: 'mixed' when they differ,
-   * 'unknown' when the source cannot tell.
+   * What the source's metadata says of the pool key in the values at the
+   * commit whose keys may lie in range, values not yet read included: the
+   * one type of the keys (nulls aside), whether some value lacks the key,
+   * and whether that is known of every value or only of each object's
+   * first and last keys; 'mixed' when the keys are of several types.
    */
-  poolKeyType?(pool: PoolHandle, commit: DataId): Promise<Type | 'mixed' | 'unknown'>;
+  poolKeyType?(
+    pool: PoolHandle,
+    commit: DataId,
+    range: KeyRange | null,
+  ): Promise<{ type: Type | null; missing: boolean; exact: boolean } | 'mixed'>;
 }

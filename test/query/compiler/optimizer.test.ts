@@ -116,8 +116,12 @@ describe('sorted input for summarize', () => {
   test('a summarize grouped by the pool key knows its input order', () => {
     const g = optimize([scan(), { kind: 'Head', count: 1 }, sum('ts')]);
     expect((g[g.length - 1] as dag.Summarize).inputSortDir).toBe(-1);
-    // The scan, whose objects' key spans say whether the order holds.
-    expect((g[g.length - 1] as dag.Summarize).inputScan).toEqual({ pool, commit: Ksuid.nil });
+    // The scan, whose keys' type says whether the order holds.
+    expect((g[g.length - 1] as dag.Summarize).inputScan).toEqual({
+      pool,
+      commit: Ksuid.nil,
+      range: null,
+    });
   });
 
   test('not by another key, nor after the key is overwritten', () => {
@@ -137,5 +141,92 @@ describe('sorted input for summarize', () => {
     });
     expect((optimize([scan(), by('ts', 'x')])[1] as dag.Summarize).inputSortDir).toBe(-1);
     expect((optimize([scan(), by('x', 'ts')])[1] as dag.Summarize).inputSortDir).toBe(0);
+  });
+});
+
+describe('scans that keep one end of the key order', () => {
+  const pool = (order: 'asc' | 'desc'): PoolConfig => ({
+    ts: 0n,
+    name: 'p',
+    id: Ksuid.generate(),
+    layout: { order, keys: [['ts']] },
+    seekStride: 1,
+    threshold: 1,
+    vectors: true,
+  });
+  const scan = (order: 'asc' | 'desc' = 'asc'): dag.PoolScan => ({
+    kind: 'PoolScan',
+    pool: pool(order),
+    commit: Ksuid.nil,
+    filter: null,
+    range: null,
+  });
+  const ts: dag.Expr = { kind: 'This', path: ['ts'] };
+  const sort = (order: 'asc' | 'desc', by = ts): dag.Sort => ({
+    kind: 'Sort',
+    args: [by],
+    order,
+    nullsFirst: false,
+  });
+  const endOf = (g: dag.Seq) => (g[0] as dag.PoolScan).end;
+
+  test('a sort by the key and a head, a tail', () => {
+    expect(endOf(optimize([scan(), sort('desc'), { kind: 'Head', count: 10 }]))).toEqual({
+      side: 'high',
+      count: 10,
+    });
+    expect(endOf(optimize([scan(), sort('asc'), { kind: 'Head', count: 3 }]))).toEqual({
+      side: 'low',
+      count: 3,
+    });
+    expect(endOf(optimize([scan(), { kind: 'Tail', count: 5 }]))).toEqual({
+      side: 'high',
+      count: 5,
+    });
+    expect(endOf(optimize([scan('desc'), { kind: 'Tail', count: 5 }]))).toEqual({
+      side: 'low',
+      count: 5,
+    });
+  });
+
+  test('not a sort by another key, a sort alone, or a head alone', () => {
+    const other: dag.Expr = { kind: 'This', path: ['x'] };
+    expect(endOf(optimize([scan(), sort('desc', other), { kind: 'Head', count: 1 }]))).toBe(
+      undefined,
+    );
+    expect(endOf(optimize([scan(), sort('desc')]))).toBe(undefined);
+    expect(endOf(optimize([scan(), { kind: 'Head', count: 1 }]))).toBe(undefined);
+  });
+
+  test('with a filter only when it is exactly a key range', async () => {
+    const filtered = async (expr: string) =>
+      endOf(
+        optimize([
+          scan(),
+          { kind: 'Filter', expr: await filterOf(expr) },
+          sort('desc'),
+          { kind: 'Head', count: 2 },
+        ]),
+      );
+    expect(await filtered('ts < 5')).toEqual({ side: 'high', count: 2 });
+    expect(await filtered('ts >= 1 and ts < 5')).toEqual({ side: 'high', count: 2 });
+    expect(await filtered('ts < 5 and x == 1')).toBe(undefined);
+    expect(await filtered('ts < 5 or ts > 9')).toBe(undefined);
+    expect(await filtered('x == 1')).toBe(undefined);
+  });
+
+  test('after a cut only when the cut keeps the key (or the tail needs none)', () => {
+    const cut = (lhs: string, rhs: string): dag.Cut => ({
+      kind: 'Cut',
+      args: [{ lhs: [lhs], rhs: { kind: 'This', path: [rhs] } }],
+    });
+    const keep = optimize([scan(), cut('ts', 'ts'), sort('desc'), { kind: 'Head', count: 1 }]);
+    expect(endOf(keep)).toEqual({ side: 'high', count: 1 });
+    const renamed = optimize([scan(), cut('ts', 'x'), sort('desc'), { kind: 'Head', count: 1 }]);
+    expect(endOf(renamed)).toBe(undefined);
+    expect(endOf(optimize([scan(), cut('x', 'x'), { kind: 'Tail', count: 2 }]))).toEqual({
+      side: 'high',
+      count: 2,
+    });
   });
 });
