@@ -17,7 +17,7 @@
 
 import { ByteSink } from '../formats/io';
 import { newWriter } from '../formats/zng';
-import { compare, compareValues } from '../zed/compare';
+import { compare, compareValues, isNaNKey } from '../zed/compare';
 import { TypeContext } from '../zed/context';
 import { bytesCompare, decodeFloat, decodeInt, decodeUint } from '../zed/primitive';
 import { goStableSort, inconsistentKeys, int8ByBytes } from '../zed/stable';
@@ -383,13 +383,6 @@ function frameBytes(v: Value): number {
 }
 
 /** Whether a key (its type and body, len -1 for null) is a float NaN. */
-function isNaNKey(t: Type, buf: Uint8Array, off: number, len: number): boolean {
-  const id = t.under.id;
-  if (len < 0 || id < ID.Float16 || id > ID.Float64) return false;
-  const f = decodeFloat(buf, off, len);
-  return f !== f;
-}
-
 /**
  * The values of sorted[from, to) whose keys bound the stream, for its seek
  * index entry: its first and last (its last and first, descending), as

@@ -59,6 +59,11 @@ export const SORTED_ALIKE: ReadonlySet<number> = new Set([
   ID.Bytes,
 ]);
 
+/** Whether a value (type t, body buf[off, off+len), len -1 for null) is a float NaN. */
+export function isNaNKey(t: Type, buf: Uint8Array, off: number, len: number): boolean {
+  return len >= 0 && isFloat(t.under.id) && Number.isNaN(decodeFloat(buf, off, len));
+}
+
 const typeStrings = new WeakMap<Type, string>();
 function typeString(t: Type): string {
   let s = typeStrings.get(t);

@@ -345,6 +345,25 @@ describe('summarize: reference ztests', () => {
       expect(spilled.slice().sort()).toEqual(whole.slice().sort());
     }
   });
+  test('spilled NaN keys make one group, after the numbers they equal', async () => {
+    const input = '1. NaN 2. NaN 1. 3. 2. NaN 0.5 NaN'.replace(/(\S+)/g, '{x:$1}');
+    const whole = await summarize(input, { keys: [['x', 'x']], aggs: [['count', 'count']] });
+    expect(whole).toHaveLength(5);
+    for (const limit of [1, 2, 3]) {
+      const spilled = await summarize(input, {
+        keys: [['x', 'x']],
+        aggs: [['count', 'count']],
+        limit,
+      });
+      expect(spilled).toEqual([
+        '{x:0.5,count:1(uint64)}',
+        '{x:1.,count:2(uint64)}',
+        '{x:2.,count:2(uint64)}',
+        '{x:3.,count:1(uint64)}',
+        '{x:NaN,count:4(uint64)}',
+      ]);
+    }
+  });
 });
 
 describe('summarize: sorted input (inputSortDir)', () => {

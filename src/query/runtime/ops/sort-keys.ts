@@ -10,7 +10,7 @@
 // sorted on an order-preserving 64-bit image; strings compare by a numeric
 // 6-byte prefix before their bytes; anything else uses the generic compare.
 
-import { compareValues } from '../../../zed/compare';
+import { compareValues, isNaNKey } from '../../../zed/compare';
 import { TypeContext } from '../../../zed/context';
 import {
   bytesCompare,
@@ -94,6 +94,11 @@ export class Comparator {
     private readonly reverse: boolean,
     nullsMax: boolean,
     private readonly missingAsNull = true,
+    /**
+     * Order a float NaN after the numbers it compares equal to, so that
+     * NaNs have one place in the order (spilled runs that are merged).
+     */
+    private readonly nanLast = false,
   ) {
     this.nullsMax = nullsMax;
     this.copies = exprs.map(() => new KeyCopy());
@@ -122,6 +127,10 @@ export class Comparator {
       const y = b[k];
       const c = compareValues(x.type, x.buf, 0, x.len, y.type, y.buf, 0, y.len, this.nullsMax);
       if (c !== 0) return c;
+      if (this.nanLast) {
+        const xn = isNaNKey(x.type, x.buf, 0, x.len);
+        if (xn !== isNaNKey(y.type, y.buf, 0, y.len)) return xn ? 1 : -1;
+      }
     }
     return 0;
   }
@@ -145,6 +154,10 @@ export class Comparator {
       }
       const c = compareValues(ak.type, ak.buf, 0, ak.len, bt, bv.buf, bv.off, blen, this.nullsMax);
       if (c !== 0) return c;
+      if (this.nanLast) {
+        const an = isNaNKey(ak.type, ak.buf, 0, ak.len);
+        if (an !== isNaNKey(bt, bv.buf, bv.off, blen)) return an ? 1 : -1;
+      }
     }
     return 0;
   }

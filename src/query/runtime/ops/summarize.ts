@@ -33,6 +33,7 @@ import { TypeContext } from '../../../zed/context';
 import { hashBytes } from '../../../zed/hash';
 import { fieldAt } from '../../../zed/record';
 import { bytesEqual } from '../../../zed/primitive';
+import { isNaNKey } from '../../../zed/compare';
 import { Field, ID, innerType, isFloat, Type, TypeNull, TypeRecord } from '../../../zed/types';
 import { EMPTY, Value } from '../../../zed/value';
 import { Builder, putUvarint, readUvarint, uv } from '../../../zed/zcode';
@@ -222,7 +223,9 @@ export class Summarize implements Operator {
     this.flat = this.rb.paths.every((p) => p.length === 1);
     // Spilled partials are flat records {k0,...,a0,...}.
     this.partialKeys = opts.keys.map((_, i) => fieldPath(this.zctx, ['k' + i]));
-    this.partialCompare = new Comparator(this.partialKeys, this.dir < 0, true);
+    // NaN keys last among the numbers they equal: a place in the runs'
+    // order, so that their partials meet in the merge (spillTable).
+    this.partialCompare = new Comparator(this.partialKeys, this.dir < 0, true, true, true);
     if (this.dir !== 0 && this.nk > 0) {
       this.valueCompare = new Comparator([new This()], this.dir < 0, this.dir > 0, false);
       this.keyCompare = new Comparator(
@@ -774,12 +777,16 @@ export class Summarize implements Operator {
     for (let g = 0; g < table.size; g++)
       if (!keepErrors || this.groupvals[g] !== null) parts.push(this.buildGroup(g, true));
     this.arena.seal();
-    const sorted = sortValues(parts, {
-      exprs: this.partialKeys,
-      reverse: this.dir < 0,
-      nullsFirst: this.dir < 0,
-      strict: true,
-    });
+    // The merge's order (partialCompare): the sort's, but where a key is a
+    // NaN, which the sort leaves anywhere among the numbers.
+    const sorted = this.hasNaNKey(parts)
+      ? parts.slice().sort((a, b) => this.partialCompare.compare(a, b))
+      : sortValues(parts, {
+          exprs: this.partialKeys,
+          reverse: this.dir < 0,
+          nullsFirst: this.dir < 0,
+          strict: true,
+        });
     this.spilledRuns++;
     const bytes = batchBytes(sorted);
     const held = this.runs.memory;
@@ -919,6 +926,17 @@ export class Summarize implements Operator {
   /** The spill directory, made on first use. */
   private async spillDir(): Promise<SpillDir> {
     return (this.spill ??= await SpillDir.create(this.ctx));
+  }
+
+  /** Whether a key of some partial record is a float NaN. */
+  private hasNaNKey(parts: readonly Value[]): boolean {
+    const f = this.field;
+    for (const p of parts)
+      for (let k = 0; k < this.nk; k++) {
+        fieldAt(p, p.type as TypeRecord, k, f);
+        if (isNaNKey(f.type, f.buf, f.off, f.len)) return true;
+      }
+    return false;
   }
 
   /** A new spill file of sorted values. */
