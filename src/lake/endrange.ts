@@ -67,8 +67,9 @@ function bound(pieces: Piece[], end: ScanEnd): Value | null {
  * passes it if and only if its key is in the range): objects first, then
  * the seek-index streams of the objects the objects' bound reaches into,
  * for a tighter bound. Only objects and streams that lie wholly in the
- * filter's range count. Undefined when the scan needs every value. The
- * caller has checked the keys' order (rangesAlike).
+ * filter's range count. Undefined when the scan needs every value, or
+ * a key in reach is null. The caller has checked the keys' order
+ * (rangesAlike).
  */
 export async function endRange(
   objects: readonly DataObject[],
@@ -78,6 +79,9 @@ export async function endRange(
 ): Promise<KeyRange | undefined> {
   const inFilter = (p: Piece) => !filter || strictlyWithin(p.min, p.max, filter);
   const live = objects.filter((o) => o.count > 0 && overlaps(o.min, o.max, filter));
+  // A null key makes its object's greatest key null (nulls sort last
+  // ascending, first descending), and no range holds it.
+  if (live.some((o) => o.min.len < 0 || o.max.len < 0)) return undefined;
   const high = end.side === 'high';
   const outer = bound(live.filter(inFilter), end);
   // The objects that can hold the values past outer (every one in the

@@ -531,11 +531,20 @@ export class Lake {
 
   // ---- reading ----
 
-  /** The live objects at a revision (commit ID or branch). */
-  async snapshot(poolRef: string | PoolConfig, revision: string | Ksuid): Promise<Snapshot> {
+  /** The pool and the commit a revision (commit ID or branch) names. */
+  private async at(
+    poolRef: string | PoolConfig,
+    revision: string | Ksuid,
+  ): Promise<{ pool: PoolConfig; commit: Ksuid }> {
     const pool = await this.pool(poolRef);
     const commit =
       typeof revision === 'string' ? await this.resolveRevision(pool, revision) : revision;
+    return { pool, commit };
+  }
+
+  /** The live objects at a revision (commit ID or branch). */
+  async snapshot(poolRef: string | PoolConfig, revision: string | Ksuid): Promise<Snapshot> {
+    const { pool, commit } = await this.at(poolRef, revision);
     return this.commits.snapshot(pool.id, commit);
   }
 
@@ -567,9 +576,7 @@ export class Lake {
      */
     match: ColumnMatch | null = null,
   ): Promise<PoolScan> {
-    const pool = await this.pool(poolRef);
-    const commit =
-      typeof revision === 'string' ? await this.resolveRevision(pool, revision) : revision;
+    const { pool, commit } = await this.at(poolRef, revision);
     const snap = await this.commits.snapshot(pool.id, commit);
     const { index, end, ...scanOpts } = opts;
     if (end && !index) {
@@ -621,9 +628,7 @@ export class Lake {
       end?: ScanEnd | null;
     },
   ): Promise<VectorScan> {
-    const pool = await this.pool(poolRef);
-    const commit =
-      typeof revision === 'string' ? await this.resolveRevision(pool, revision) : revision;
+    const { pool, commit } = await this.at(poolRef, revision);
     const snap = await this.commits.snapshot(pool.id, commit);
     let range = opts.range && (opts.range.lower || opts.range.upper) ? opts.range : undefined;
     if (opts.end && !opts.index)
@@ -695,9 +700,7 @@ export class Lake {
     revision: string | Ksuid,
     range: KeyRange | null = null,
   ): Promise<PoolKeys | 'mixed'> {
-    const pool = await this.pool(poolRef);
-    const commit =
-      typeof revision === 'string' ? await this.resolveRevision(pool, revision) : revision;
+    const { pool, commit } = await this.at(poolRef, revision);
     return this.keysAt(pool, await this.commits.snapshot(pool.id, commit), commit, range);
   }
 
@@ -743,9 +746,12 @@ export class Lake {
       }
       return text === typeText;
     };
-    const withCopies = objects.filter((o) => snap.hasVector(o.id));
+    const withCopies: DataObject[] = [];
     for (const o of objects) {
-      if (snap.hasVector(o.id)) continue;
+      if (snap.hasVector(o.id)) {
+        withCopies.push(o);
+        continue;
+      }
       exact = false;
       for (const b of [o.min, o.max]) {
         if (b.len < 0) continue;
@@ -769,8 +775,7 @@ export class Lake {
    * The key range a scan for end needs (endrange.ts), within the range of
    * the query's filter when it has one (the compiler gives end with a
    * filter only when the filter is exactly that range), when every key in
-   * reach is present, not null (a null key makes its object's greatest
-   * key null: nulls sort last ascending, first descending) and of one type
+   * reach is present, not null (endrange.ts) and of one type
    * that the sort, the merge and the range test order alike, the filter's
    * bounds of that type too; else undefined (the filter's range, or the
    * whole pool). A failed read of the metadata gives undefined too: the
@@ -783,9 +788,7 @@ export class Lake {
     end: ScanEnd,
     filter: KeyRange | undefined,
   ): Promise<KeyRange | undefined> {
-    const objects = snap.list().filter((o) => o.count > 0 && overlaps(o.min, o.max, filter));
-    if (pool.layout.keys.length === 0 || objects.some((o) => o.min.len < 0 || o.max.len < 0))
-      return undefined;
+    if (pool.layout.keys.length === 0) return undefined;
     try {
       const k = await this.keysAt(pool, snap, commit, filter ?? null);
       if (k === 'mixed' || !k.exact || k.missing || k.type === null || !rangesAlike(k.type))
@@ -793,7 +796,7 @@ export class Lake {
       const t = k.type;
       if (filter && [filter.lower, filter.upper].some((b) => b && b.type.id !== t.id))
         return undefined;
-      return await endRange(objects, end, (o) => this.seekIndex(pool, o), filter);
+      return await endRange(snap.list(), end, (o) => this.seekIndex(pool, o), filter);
     } catch {
       return undefined;
     }
@@ -895,9 +898,7 @@ export class Lake {
 
   /** The commit objects from the revision back to the pool's first commit. */
   async history(poolRef: string | PoolConfig, revision: string | Ksuid): Promise<CommitObject[]> {
-    const pool = await this.pool(poolRef);
-    const commit =
-      typeof revision === 'string' ? await this.resolveRevision(pool, revision) : revision;
+    const { pool, commit } = await this.at(poolRef, revision);
     return this.commits.path(pool.id, commit);
   }
 

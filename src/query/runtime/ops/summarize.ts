@@ -24,8 +24,8 @@
 // equals every number), not two types (numbers compare with numbers by
 // value, with other types by type name: no total order). Other keys would
 // come back after their group was emitted, split it (as they do in the
-// reference). So early output waits for inputOrderCheck (every object of
-// the pool starts and ends with keys of one such type) and stops at the
+// reference). So early output waits for inputOrderCheck (the lake's
+// metadata says the scan's keys are of one such type) and stops at the
 // first key of another type (orderedKeyType); the groups then come out at
 // the end, in the sort's order by key (docs/compatibility.md).
 
@@ -743,7 +743,6 @@ export class Summarize implements Operator {
   /** Outputs groups done (sorted input), sorted by key, and drops them from the table. */
   private emitGroups(done: number[]): void {
     if (done.length === 0) return;
-    const table = this.table;
     let out = done.map((g) => this.buildGroup(g, false));
     this.arena.seal();
     out = sortValues(out, {
@@ -752,12 +751,17 @@ export class Summarize implements Operator {
       nullsFirst: this.dir < 0,
     });
     const doneSet = new Set(done);
-    const kept = table.compact((g) => !doneSet.has(g));
-    for (const col of this.cols) col.keep(kept);
-    this.groupvals = kept.map((g) => this.groupvals[g]);
+    this.keepGroups((g) => !doneSet.has(g));
     for (let i = 0; i < out.length; i += BATCH_SIZE)
       this.pending.push(out.slice(i, i + BATCH_SIZE));
     this.emitted = true;
+  }
+
+  /** Keeps only the groups for which keep(g) is true: their keys, aggregates and groupvals. */
+  private keepGroups(keep: (g: number) => boolean): void {
+    const kept = this.table.compact(keep);
+    for (const col of this.cols) col.keep(kept);
+    this.groupvals = kept.map((g) => this.groupvals[g]);
   }
 
   /** Lets the columns ready what reading out every group needs (AggColumn.prepare). */
@@ -807,9 +811,7 @@ export class Summarize implements Operator {
       }
     }
     if (keepErrors) {
-      const kept = table.compact((g) => this.groupvals[g] === null);
-      for (const col of this.cols) col.keep(kept);
-      this.groupvals = kept.map((g) => this.groupvals[g]);
+      this.keepGroups((g) => this.groupvals[g] === null);
       return;
     }
     table.clear();
