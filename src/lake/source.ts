@@ -55,7 +55,7 @@ export class LakeSource {
     pool: PoolConfig,
     commit: Ksuid,
     req: LakeVectorScanRequest,
-  ): Promise<{ read(): Promise<VectorPart | null>; close(): Promise<void> }> {
+  ): Promise<{ read(): Promise<VectorPart | null>; close(): Promise<void>; rows: number }> {
     const scan = await this.lake.scanVectors(pool, commit, {
       ctx: req.ctx,
       paths: req.paths,
@@ -65,7 +65,7 @@ export class LakeSource {
       index: req.index,
       end: req.end ?? null,
     });
-    return { read: () => scan.read(), close: () => scan.close() };
+    return { read: () => scan.read(), close: () => scan.close(), rows: scan.rows };
   }
 
   listPools(): Promise<PoolConfig[]> {

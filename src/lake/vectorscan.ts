@@ -360,7 +360,14 @@ export class VectorScan {
     private readonly env: VectorScanEnv,
     private readonly groups: DataObject[][],
     private readonly opts: VectorScanOptions,
-  ) {}
+  ) {
+    let rows = 0;
+    for (const g of groups) for (const o of g) rows += o.count;
+    this.rows = rows;
+  }
+
+  /** At most how many rows the scan gives: its objects' counts (a range or an end may read fewer). */
+  readonly rows: number;
 
   /** Called once when the scan ends or is closed (the lake's totals). */
   onDone: (() => void) | null = null;

@@ -12,6 +12,9 @@ import { VectorScanMode } from '../../src/lake/lake';
 import { ColumnCache } from '../../src/lake/colcache';
 import { asideConfig, asideCounts, asideLeased } from '../../src/query/aggregates/dcountaside';
 import { Materialize } from '../../src/query/vector/operator';
+import { chunkedFrom, VecSummarize } from '../../src/query/vector/summarize';
+import { compileQuery, QueryContext } from '../../src/query';
+import { LakeSource } from '../../src/lake/source';
 import { arrayReader } from '../../src/query/runtime/ops/scan';
 import { TypeContext } from '../../src/zed/context';
 import { recordFields } from '../../src/zed/record';
@@ -19,7 +22,7 @@ import { TypeRecord } from '../../src/zed/types';
 import { Value } from '../../src/zed/value';
 import { Builder } from '../../src/zed/zcode';
 import { arbRecord } from '../helpers/arbitrary';
-import { loadDns, QUERIES, run, tempLakes } from './vectordata';
+import { loadDns, loadDnsObjects, QUERIES, run, tempLakes } from './vectordata';
 
 const lakes = tempLakes();
 
@@ -317,6 +320,64 @@ test("dcount on a worker thread answers as in-thread; a sorted input's stays in-
     }
   } finally {
     Object.assign(asideConfig, saved);
+  }
+});
+
+test('a pool of many objects: dcount goes aside from a small first batch; a cached dictionary groups a chunk of values at a time', async () => {
+  const on = await lakeWith('on', 'cached', 64 << 20);
+  const off = await lakeWith('off');
+  // 3000 records of 600 keys, in objects of a few hundred rows each.
+  const recs = Array.from(
+    { length: 3000 },
+    (_, i) => `{ts:${i},k:"k${(i * 37) % 600}",h:"h${i % 41}",n:${i % 10}}`,
+  );
+  await loadDnsObjects(6_000, recs.join('\n'), on, off);
+  const objects = (await run(on, 'from dns@main:objects | count()')).out;
+  expect(Number(/^(\d+)/.exec(objects[0])![1])).toBeGreaterThan(5);
+  const dictChunks = jest.spyOn(
+    VecSummarize.prototype as unknown as { dictChunks(): number },
+    'dictChunks',
+  );
+  const saved = { aside: { ...asideConfig }, chunked: { ...chunkedFrom } };
+  // Aside once the query will group 1000 rows (no batch holds that many);
+  // the table past the cache from its first group, 3 values a chunk.
+  Object.assign(asideConfig, { workers: 1, minRows: 1000 });
+  Object.assign(chunkedFrom, { groups: 0, values: 3 });
+  let runs = 0;
+  try {
+    for (const q of [
+      'summarize count(), sum(n), dcount(h) by k',
+      'n > 2 | summarize count(), dcount(h) by k',
+      'dcount(k), count() by h',
+    ]) {
+      const want = (await run(off, `from dns | ${q}`)).out;
+      // The first run of a column reads it; later ones group by its cached dictionary.
+      for (const pass of ['first', 'cached']) {
+        const before = asideCounts.aside;
+        dictChunks.mockClear();
+        const got = await run(on, `from dns | ${q}`);
+        expect({ q, pass, out: got.out }).toEqual({ q, pass, out: want });
+        expect({ q, pass, aside: asideCounts.aside - before }).toEqual({ q, pass, aside: 1 });
+        // The columns' first use groups value by value (no dictionary yet).
+        const first = runs++ === 0;
+        expect({ q, pass, chunks: dictChunks.mock.calls.length > 0 }).toEqual({
+          q,
+          pass,
+          chunks: !first,
+        });
+        expect(asideLeased()).toBe(0);
+      }
+      // A table that fills up (the memory limit) stops a chunk at a new value and spills.
+      const ctx = new QueryContext({ memoryLimit: 20_000 });
+      const spilled = await compileQuery(`from dns | ${q}`, { ctx, source: new LakeSource(on) });
+      const out = (await spilled.all()).map((v) => formatValue(v));
+      const sorted = (await run(off, `from dns | ${q} | sort this`)).out;
+      expect({ q, out: [...out].sort() }).toEqual({ q, out: [...sorted].sort() });
+    }
+  } finally {
+    Object.assign(asideConfig, saved.aside);
+    Object.assign(chunkedFrom, saved.chunked);
+    dictChunks.mockRestore();
   }
 });
 

@@ -1,5 +1,5 @@
 // A dcount column kept on another thread: DCountAside takes the place of
-// a vector summarize's DCountColumn when a query's first batch is large.
+// a vector summarize's DCountColumn when a query will group many rows.
 // It sends a worker thread (dcountworker.ts), which runs the same
 // DCountColumn, the rows' groups and bytes (which the worker hashes) or
 // the (group, code) pairs it is given, and asks for the estimates (or
@@ -83,9 +83,9 @@ function defaultWorkers(): number {
 
 /**
  * workers: threads at most (0: off; zlake serve -dcount.workers,
- * ZLAKE_DCOUNT_WORKERS). minRows: the rows of a summarize's first batch
- * from which its dcounts go aside (a smaller query would not repay the
- * hand-offs). rows: rows a vector summarize groups before handing them
+ * ZLAKE_DCOUNT_WORKERS). minRows: the rows a summarize will group (as its
+ * first batch says) from which its dcounts go aside (a smaller query would
+ * not repay the hand-offs). rows: rows a vector summarize groups before handing them
  * over. waitMs: how long an ask waits before failing the query. Tests
  * lower them.
  */

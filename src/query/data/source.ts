@@ -140,6 +140,8 @@ export type VectorPart =
 export interface VectorReader {
   read(): Promise<VectorPart | null>;
   close(): Promise<void>;
+  /** At most how many rows the reader will give, where the source knows (its objects' counts). */
+  readonly rows?: number;
 }
 
 export type VectorMode = 'auto' | 'on' | 'off';

@@ -304,4 +304,8 @@ export class VecFilter implements VecOperator {
   async close(): Promise<void> {
     await this.parent.close();
   }
+
+  rowsAtMost(): number {
+    return this.parent.rowsAtMost();
+  }
 }

@@ -27,6 +27,11 @@ export interface VecOperator {
   /** The next batch (with at least one selected row), or null at the end. */
   pull(): Promise<VecBatch | null>;
   close(): Promise<void>;
+  /**
+   * At most how many rows the operator gives in all, as far as its source
+   * says (Infinity where it does not); known once pull() was called.
+   */
+  rowsAtMost(): number;
 }
 
 /**
@@ -83,6 +88,10 @@ export class VecSourceScan implements VecOperator {
     this.done = true;
     await this.reader?.close();
   }
+
+  rowsAtMost(): number {
+    return this.reader?.rows ?? Infinity;
+  }
 }
 
 /** A vector reader of a value reader's batches, as rows (an input without columns). */
@@ -136,6 +145,10 @@ export class VecHead implements VecOperator {
     if (this.closed) return;
     this.closed = true;
     await this.parent.close();
+  }
+
+  rowsAtMost(): number {
+    return Math.min(this.limit, this.parent.rowsAtMost());
   }
 }
 
@@ -193,6 +206,10 @@ export class VecTail implements VecOperator {
   async close(): Promise<void> {
     this.closed = true;
     await this.parent.close();
+  }
+
+  rowsAtMost(): number {
+    return Math.min(this.limit, this.parent.rowsAtMost());
   }
 }
 

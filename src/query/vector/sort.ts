@@ -38,6 +38,10 @@ class Replay implements VecOperator {
     this.held = [];
     await this.parent.close();
   }
+
+  rowsAtMost(): number {
+    return this.parent.rowsAtMost();
+  }
 }
 
 export class VecSort extends ConsumingOperator {

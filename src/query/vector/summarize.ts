@@ -14,7 +14,7 @@
 // own consume.
 
 import { hashBytes } from '../../zed/hash';
-import { Column, ColumnData, VecBatch } from '../../zed/vector';
+import { Column, ColumnData, Dict, VecBatch } from '../../zed/vector';
 import { Kind, TypeNull } from '../../zed/types';
 import { EMPTY, Value } from '../../zed/value';
 import { putUvarint } from '../../zed/zcode';
@@ -62,10 +62,12 @@ export const groupByDictAfter = { uses: 1 };
 const CHUNK = 1024;
 
 /**
- * Groups from which groupOneType goes a chunk at a time (a smaller table is
- * in the cache). Tests lower it to cover that path on small inputs.
+ * Groups from which groupOneType and groupByDict go a chunk at a time (a
+ * smaller table is in the cache), and the distinct values in a chunk of
+ * groupByDict (at most CHUNK). Tests lower them to cover those paths on
+ * small inputs.
  */
-export const chunkedFrom = { groups: WARM_GROUPS };
+export const chunkedFrom = { groups: WARM_GROUPS, values: CHUNK };
 
 /**
  * Whether a column's data is worth a dictionary: it has one already, or a
@@ -109,15 +111,16 @@ export class VecSummarize extends Summarize {
       return true;
     }
     if (this.groups.length < m) this.groups = new Int32Array(m);
-    if (!this.asideTried && m >= asideConfig.minRows) this.goAside(b);
+    const byDict = this.byDict(b);
+    if (!this.asideTried && this.expectedRows(b, m) >= asideConfig.minRows) this.goAside(b, byDict);
     // With a dcount aside, a part of the rows at a time, so that the
     // worker keeps up with their codes while the next part is grouped.
-    const step = this.aside && !this.byDict(b) ? asideConfig.rows : m;
+    const step = this.aside && !byDict ? asideConfig.rows : m;
     let from = 0;
     while (from < m) {
       if (this.aside) await this.roomAside();
       const upto = Math.min(m, from + step);
-      const end = this.group(b, from, upto);
+      const end = this.group(b, byDict, from, upto);
       this.aggregate(b, from, end);
       from = end;
       if (end < upto) await this.spillTable();
@@ -134,18 +137,32 @@ export class VecSummarize extends Summarize {
   private aside = false;
 
   /**
-   * At a first batch of asideConfig.minRows rows or more: each dcount of
-   * one column goes to a worker thread (dcountaside.ts), while there is one.
+   * The rows a first batch (m of its b.n selected) says the query will
+   * group: the source's count, as selective as this batch, and at least
+   * this batch's. A pool of many small objects then goes aside too.
    */
-  private goAside(b: VecBatch): void {
+  private expectedRows(b: VecBatch, m: number): number {
+    const all = this.vparent.rowsAtMost();
+    return all === Infinity ? m : Math.max(m, Math.round((all * m) / b.n));
+  }
+
+  /**
+   * At a first batch b of a query that will group asideConfig.minRows rows
+   * or more: each dcount of one column goes to a worker thread
+   * (dcountaside.ts), while there is one.
+   */
+  private goAside(b: VecBatch, byDict: boolean): void {
     this.asideTried = true;
     // Grouping by a dictionary looks each distinct key up once a call, so
     // it goes at a batch whole; the worker would then get the rows only
-    // after the grouping, and save nothing (the warm group-by measured
-    // 0.36 -> 0.65 s by parts).
+    // after the grouping, and save nothing where this batch is all there
+    // is (the warm group-by measured 0.36 -> 0.65 s by parts); with more
+    // to come, it works on them while the next batch is grouped.
     // A summarize of sorted input reads some groups early, which a column
     // aside cannot do as the column in-thread does (DCountAside.result).
-    if (this.table.size > 0 || this.byDict(b) || this.valueCompare !== null) return;
+    const m = b.sel === null ? b.n : b.sel.length;
+    if (this.table.size > 0 || (byDict && this.expectedRows(b, m) <= m)) return;
+    if (this.valueCompare !== null) return;
     const cols = this.cols;
     for (let a = 0; a < cols.length; a++) {
       const c = this.inputs.args[a];
@@ -233,14 +250,13 @@ export class VecSummarize extends Summarize {
    * Assigns groups to the selected rows from..m; stops at a row that needs
    * a new group while the table is full and returns its index (else m).
    */
-  private group(b: VecBatch, from: number, m: number): number {
+  private group(b: VecBatch, byDict: boolean, from: number, m: number): number {
     const nk = this.nk;
     const col = b.cols[this.inputs.keys[0]];
-    if (nk === 1 && col.type !== null && this.valueCompare === null) {
-      if (dictPays(col.data)) return this.groupByDict(b, col, from, m);
-      // No quiet errors in a column of one type that is not an error type.
-      if (col.type.kind !== Kind.Error) return this.groupOneType(b, col, from, m);
-    }
+    if (byDict) return this.groupByDict(b, col, from, m);
+    // No quiet errors in a column of one type that is not an error type.
+    if (nk === 1 && col.type !== null && this.valueCompare === null && col.type.kind !== Kind.Error)
+      return this.groupOneType(b, col, from, m);
     return this.groupEach(b, from, m);
   }
 
@@ -321,6 +337,7 @@ export class VecSummarize extends Summarize {
     const fresh = table.size === 0;
     this.keyTypes[0] = col.type!;
     const tv = this.tvs.id(this.keyTypes);
+    if (table.size >= chunkedFrom.groups) return this.dictChunks(b, col, d, trans, tv, from, m);
     const v = this.scratch[0];
     for (let k = from; k < m; k++) {
       const i = sel === null ? k : sel[k];
@@ -346,6 +363,86 @@ export class VecSummarize extends Summarize {
         continue;
       }
       grp[k] = g;
+    }
+    return m;
+  }
+
+  /** Per value of a chunk (dictChunks): its code, and the row it first appears at. */
+  private cCode = new Int32Array(CHUNK);
+  private cFirst = new Int32Array(CHUNK);
+
+  /**
+   * groupByDict into a table past the cache: the values not yet looked up
+   * are taken a chunk at a time, in the order they first appear, located,
+   * hashed and their slots touched (as groupOneType does with rows), then
+   * looked up; then the rows up to the chunk's end take their groups.
+   * Where the table fills up at a new value, the rows before its first
+   * row have their groups, and that row is returned.
+   */
+  private dictChunks(
+    b: VecBatch,
+    col: Column,
+    d: Dict,
+    trans: Int32Array,
+    tv: number,
+    from: number,
+    m: number,
+  ): number {
+    const codes = d.codes;
+    const sel = b.sel;
+    const grp = this.groups;
+    const table = this.table;
+    const buf = col.data.buf;
+    const v = this.scratch[0];
+    const kOff = this.cOff;
+    const kLen = this.cLen;
+    const kHash = this.cHash;
+    const pend = this.cCode;
+    const first = this.cFirst;
+    const most = Math.min(CHUNK, chunkedFrom.values);
+    let k = from;
+    while (k < m) {
+      let n = 0;
+      let end = k;
+      for (; end < m; end++) {
+        const c = codes[sel === null ? end : sel[end]];
+        if (trans[c] !== -1) continue;
+        if (n === most) break;
+        col.at(d.rows[c], v);
+        const len = v.len;
+        if (len >= 0 && isQuiet(v)) {
+          trans[c] = -2;
+          continue;
+        }
+        trans[c] = -3;
+        pend[n] = c;
+        first[n] = end;
+        kOff[n] = v.off;
+        kLen[n] = len;
+        kHash[n] = hashBytes(buf, v.off, len < 0 ? 0 : len, len < 0 ? ~tv : tv);
+        n++;
+      }
+      this.touched ^= table.touch(kHash, n);
+      let stop = -1;
+      for (let j = 0; j < n; j++) {
+        const len = kLen[j];
+        const h = kHash[j];
+        let g = table.find(buf, kOff[j], len, tv, h, false);
+        if (g < 0) {
+          if (this.full()) {
+            stop = first[j];
+            break;
+          }
+          g = this.newGroup(buf, kOff[j], len, tv, h, null, true);
+        }
+        trans[pend[j]] = g;
+      }
+      if (stop >= 0) end = stop;
+      for (; k < end; k++) {
+        const g = trans[codes[sel === null ? k : sel[k]]];
+        grp[k] = g === -2 ? -1 : g;
+      }
+      if (stop >= 0) return stop;
     }
     return m;
   }

@@ -161,11 +161,22 @@ async function both(q: string, input: string, ctx?: () => QueryContext): Promise
   // Grouping by dictionaries from the first use (as when a cache shares the columns).
   const after = groupByDictAfter.uses;
   groupByDictAfter.uses = 0;
+  const chunked = { ...chunkedFrom };
   try {
     const dict = await run('on');
     expect({ q, input, dict: true, out: dict }).toEqual({ q, input, dict: true, out: off });
+    // Its distinct values looked up two at a time, as into a table past the cache.
+    Object.assign(chunkedFrom, { groups: 0, values: 2 });
+    const dictChunks = await run('on');
+    expect({ q, input, dictChunks: true, out: dictChunks }).toEqual({
+      q,
+      input,
+      dictChunks: true,
+      out: off,
+    });
   } finally {
     groupByDictAfter.uses = after;
+    Object.assign(chunkedFrom, chunked);
   }
   // Grouping a chunk of rows at a time (keys hashed, then the table touched) from the first group.
   const from = chunkedFrom.groups;
