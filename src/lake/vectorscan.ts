@@ -20,6 +20,7 @@ import { VngError } from '../formats/vng/reader';
 import { Segment } from '../formats/vng/metadata';
 import {
   chunkSource,
+  leafTypeOf,
   memLength,
   packSegments,
   planVectors,
@@ -39,12 +40,13 @@ import type { PoolScan, ScanStats } from './scan';
 import { isNotFound, ObjectStore } from '../storage/storage';
 import { TypeContext } from '../zed/context';
 import { Value } from '../zed/value';
-import { PoolConfig } from './config';
+import { PoolConfig, primaryKey } from './config';
 import { notFound } from './errors';
 import { fetchAhead, firstRange, objectsAhead } from './ahead';
 import { DataObject } from './object';
 import { SeekEntry, Span } from './seekindex';
 import { vectorKey } from './vectors';
+import { mergeableKey, mergeLimits, mergeParts } from './vectormerge';
 
 /** Ranges closer than this are fetched as one read. */
 const COALESCE_GAP = 256 * 1024;
@@ -340,8 +342,10 @@ export interface VectorScanEnv extends ColumnEnv {
  * A pool's values at a commit, in pool order, as columns where it can:
  * each object that overlaps no other, has a columnar copy and whose types
  * the columns can express is read (or taken from the column cache) as
- * columns; the rest (runs of overlapping objects, which need merging by
- * key; objects without copies) are read by rows.
+ * columns; a run of overlapping objects too, merged by key
+ * (vectormerge.ts), where each has a copy, their keys are of one type
+ * with a total order, and the run is not too large; the rest (objects
+ * without copies, other runs) are read by rows.
  */
 export class VectorScan {
   private group = 0;
@@ -407,13 +411,14 @@ export class VectorScan {
       let started: Promise<ColumnsRead | null> | undefined;
       if (ahead !== undefined) started = this.readOf(ahead);
       else if (this.byColumns(g)) started = this.columns(g[0]);
+      else if (this.mergeable(g)) started = this.merged(g);
       this.readAhead(at);
       if (started !== undefined) {
         const r = await started;
         if (r !== null) {
           const st = this.env.stats;
-          st.objectsRead++;
-          st.objectsVector++;
+          st.objectsRead += g.length;
+          st.objectsVector += g.length;
           st.recordsRead += r.n;
           return { kind: 'columns', ...r };
         }
@@ -498,6 +503,53 @@ export class VectorScan {
       fetch.catch(() => {});
       this.ahead.set(i, { kind: 'fetch', fetch });
     }
+  }
+
+  /**
+   * Whether a group of overlapping objects may be read by columns and
+   * merged (vectormerge.ts): each has a copy to read, and they are not too
+   * much to hold at once (mergeLimits).
+   */
+  private mergeable(g: DataObject[]): boolean {
+    if (g.length < 2) return false;
+    let rows = 0;
+    let bytes = 0;
+    for (const o of g) {
+      if (o.count === 0 || !this.env.use(o)) return false;
+      rows += o.count;
+      bytes += o.size;
+    }
+    return rows <= mergeLimits.rows && bytes <= mergeLimits.bytes;
+  }
+
+  /**
+   * A group of overlapping objects read by columns, merged in key order
+   * with the key's column (read for it if the scan does not); null (read
+   * by rows) where the copies' metadata do not show every object's key of
+   * one mergeable type, or their columns do not merge exactly.
+   */
+  private async merged(g: DataObject[]): Promise<ColumnsRead | null> {
+    const { paths, shape, ctx, dicts } = this.opts;
+    const keyPath = primaryKey(this.env.pool.layout);
+    let id = -1;
+    for (const o of g) {
+      const leaf = leafTypeOf(await this.env.layout(o), keyPath);
+      if (leaf === null || leaf.missing || !mergeableKey(leaf.type)) return null;
+      if (id >= 0 && leaf.type.id !== id) return null;
+      id = leaf.type.id;
+    }
+    const at = paths.findIndex(
+      (p) => p.length === keyPath.length && p.every((f, i) => f === keyPath[i]),
+    );
+    const all = at < 0 ? [...paths, keyPath] : paths;
+    const parts = await Promise.all(g.map((o) => readColumns(this.env, o, all, shape, ctx, dicts)));
+    if (parts.some((p) => p === null)) return null;
+    return mergeParts(
+      parts as ColumnsRead[],
+      at < 0 ? paths.length : at,
+      at < 0,
+      this.env.pool.layout.order,
+    );
   }
 
   /** The object's columns, or null when its types need rows. */

@@ -1,0 +1,257 @@
+// Overlapping objects read by columns: their columns merged into one part
+// in pool-key order, as the row scan's merge orders their values (scan.ts,
+// Merger: by key, and on equal keys the object listed first, then each
+// object's own order). A pool loaded in batches that overlap in key (two
+// sources over the same hours, late data) then stays on the column path
+// instead of building, merging and taking apart every record.
+//
+// The merge is exact only where the key order is a total order that the
+// objects were sorted by: every key of every object one type that
+// compareValues orders as the sort does (not int8, not a float: a NaN has
+// no place), and no null key. Otherwise, and past mergeLimits, the caller
+// reads the objects by rows as before.
+
+import { compareFnFor, SORTED_ALIKE } from '../zed/compare';
+import { isFloat, Type } from '../zed/types';
+import { Column, ColumnData, RecordRecipe, RecordShape } from '../zed/vector';
+import { Value } from '../zed/value';
+import { Order } from './config';
+
+/** One object's columns (the scan's paths), as readColumns gives them. */
+export interface ColumnsPart {
+  n: number;
+  cols: Column[];
+  shape: RecordShape;
+}
+
+/**
+ * The most one merge takes, in rows and in the objects' stored bytes: the
+ * group's columns are all in memory at once, twice (as read, and merged),
+ * where the row scan's merge streams. Larger groups are read by rows.
+ */
+export const mergeLimits = { rows: 1 << 22, bytes: 128 << 20 };
+
+/** Runs merged by columns, and runs whose columns were read but did not merge (tests read them). */
+export const mergeCounts = { merged: 0, refused: 0 };
+
+/**
+ * The parts (in the group's object order) merged by their key column
+ * (cols[key]); the key column is dropped when drop is set (the scan read
+ * it only to merge). Null when the keys cannot be merged exactly.
+ */
+export function mergeParts(
+  parts: readonly ColumnsPart[],
+  key: number,
+  drop: boolean,
+  order: Order,
+): ColumnsPart | null {
+  const perm = mergeOrder(
+    parts.map((p) => p.cols[key]),
+    order,
+  );
+  if (perm === null) {
+    mergeCounts.refused++;
+    return null;
+  }
+  const shape = gatherShape(
+    parts.map((p) => p.shape),
+    perm,
+  );
+  if (shape === null) {
+    mergeCounts.refused++;
+    return null;
+  }
+  mergeCounts.merged++;
+  const cols: Column[] = [];
+  const width = parts[0].cols.length;
+  for (let c = 0; c < width; c++) {
+    if (drop && c === key) continue;
+    cols.push(
+      gatherColumn(
+        parts.map((p) => p.cols[c]),
+        perm,
+      ),
+    );
+  }
+  return { n: perm.part.length, cols, shape };
+}
+
+/** Where each row of a merge comes from: its part and its row there. */
+interface Perm {
+  part: Uint16Array;
+  row: Int32Array;
+}
+
+/** Whether keys of type t merge exactly (see the header). */
+export function mergeableKey(t: Type | null): t is Type {
+  if (t === null) return false;
+  const id = t.under.id;
+  return SORTED_ALIKE.has(id) && !isFloat(id);
+}
+
+/**
+ * The merged order of the parts' rows: by key (descending for a desc
+ * pool), then part, then row. Null where a key column is not of the one
+ * mergeable type or holds a null.
+ */
+function mergeOrder(keys: readonly Column[], order: Order): Perm | null {
+  const t = keys[0].type;
+  if (!mergeableKey(t) || keys.length > 0xffff) return null;
+  let n = 0;
+  for (const k of keys) {
+    if (k.type !== t) return null;
+    n += k.n;
+  }
+  if (n > mergeLimits.rows) return null;
+  // Each row's body (offset, length) in its part's buffer.
+  const v = Value.null();
+  const bodies = keys.map((k) => {
+    const off = new Int32Array(k.n);
+    const len = new Int32Array(k.n);
+    for (let i = 0; i < k.n; i++) {
+      k.at(i, v);
+      if (v.len < 0) return null;
+      off[i] = v.off;
+      len[i] = v.len;
+    }
+    return { buf: k.data.buf, off, len };
+  });
+  if (bodies.some((b) => b === null)) return null;
+  const bs = bodies as { buf: Buffer; off: Int32Array; len: Int32Array }[];
+  const cmp = compareFnFor(t.under);
+  const sign = order === 'desc' ? -1 : 1;
+  const cur = new Int32Array(keys.length);
+  // A binary heap of the parts with rows left, least (key, part) on top.
+  const heap: number[] = [];
+  const less = (p: number, q: number): boolean => {
+    const a = bs[p];
+    const b = bs[q];
+    const i = cur[p];
+    const j = cur[q];
+    const c = sign * cmp(a.buf, a.off[i], a.len[i], b.buf, b.off[j], b.len[j]);
+    return c < 0 || (c === 0 && p < q);
+  };
+  const down = (at: number): void => {
+    const m = heap.length;
+    for (;;) {
+      const l = 2 * at + 1;
+      let s = at;
+      if (l < m && less(heap[l], heap[s])) s = l;
+      if (l + 1 < m && less(heap[l + 1], heap[s])) s = l + 1;
+      if (s === at) return;
+      const x = heap[at];
+      heap[at] = heap[s];
+      heap[s] = x;
+      at = s;
+    }
+  };
+  for (let p = 0; p < keys.length; p++) if (keys[p].n > 0) heap.push(p);
+  for (let i = (heap.length >> 1) - 1; i >= 0; i--) down(i);
+  const part = new Uint16Array(n);
+  const row = new Int32Array(n);
+  for (let o = 0; o < n; o++) {
+    const p = heap[0];
+    part[o] = p;
+    row[o] = cur[p]++;
+    if (cur[p] === keys[p].n) {
+      const last = heap.pop()!;
+      if (heap.length === 0) continue;
+      heap[0] = last;
+    }
+    down(0);
+  }
+  return { part, row };
+}
+
+/** The column of the merged rows: their tagged bytes in merged order, and their types. */
+function gatherColumn(cols: readonly Column[], perm: Perm): Column {
+  const { part, row } = perm;
+  const n = part.length;
+  let size = 0;
+  for (const c of cols) size += c.data.off[c.n] - c.data.off[0];
+  const buf = Buffer.allocUnsafe(size);
+  const off = new Int32Array(n + 1);
+  let at = 0;
+  for (let o = 0; o < n; o++) {
+    const d = cols[part[o]].data;
+    const r = row[o];
+    const a = d.off[r];
+    const e = d.off[r + 1];
+    off[o] = at;
+    if (e - a > 64) {
+      d.buf.copy(buf, at, a, e);
+      at += e - a;
+    } else for (let k = a; k < e; k++) buf[at++] = d.buf[k];
+  }
+  off[n] = at;
+  const data = new ColumnData(buf, off);
+  // The types: one, or each part's mapped into their union.
+  const first = cols[0].type;
+  if (first !== null && cols.every((c) => c.type === first)) return Column.uniform(data, first);
+  const types: Type[] = [];
+  const index = new Map<Type, number>();
+  const maps = cols.map((c) =>
+    c.types.map((t) => {
+      let i = index.get(t);
+      if (i === undefined) {
+        i = types.length;
+        types.push(t);
+        index.set(t, i);
+      }
+      return i;
+    }),
+  );
+  const tix =
+    types.length <= 0x100
+      ? new Uint8Array(n)
+      : types.length <= 0x10000
+        ? new Uint16Array(n)
+        : new Int32Array(n);
+  for (let o = 0; o < n; o++) {
+    const c = cols[part[o]];
+    tix[o] = maps[part[o]][c.typeIndex === null ? 0 : c.typeIndex[row[o]]];
+  }
+  return new Column(data, null, types, tix);
+}
+
+/**
+ * The record shape of the merged rows: the parts' recipes, one per record
+ * type, and each row's. Null where two parts build one record type from
+ * different columns (they read the same paths, so they do not).
+ */
+function gatherShape(shapes: readonly RecordShape[], perm: Perm): RecordShape | null {
+  const { part, row } = perm;
+  const n = part.length;
+  const recipes: { type: Type; cols: readonly number[]; nulls: Uint8Array | null }[] = [];
+  const byType = new Map<Type, number>();
+  const maps: number[][] = [];
+  for (const s of shapes) {
+    const map: number[] = [];
+    for (const r of s.recipes) {
+      let i = byType.get(r.type);
+      if (i === undefined) {
+        i = recipes.length;
+        recipes.push({ type: r.type, cols: r.cols, nulls: null });
+        byType.set(r.type, i);
+      } else if (!sameCols(recipes[i].cols, r.cols)) return null;
+      map.push(i);
+    }
+    maps.push(map);
+  }
+  const recipeOf =
+    recipes.length === 1 ? null : recipes.length <= 0x100 ? new Uint8Array(n) : new Uint16Array(n);
+  for (let o = 0; o < n; o++) {
+    const s = shapes[part[o]];
+    const r = row[o];
+    const local = s.recipeOf === null ? 0 : s.recipeOf[r];
+    const g = maps[part[o]][local];
+    if (recipeOf !== null) recipeOf[o] = g;
+    const nulls = s.recipes[local].nulls;
+    if (nulls !== null && nulls[r] === 1) (recipes[g].nulls ??= new Uint8Array(n))[o] = 1;
+  }
+  return { recipeOf, recipes: recipes as RecordRecipe[] };
+}
+
+function sameCols(a: readonly number[], b: readonly number[]): boolean {
+  return a.length === b.length && a.every((c, i) => c === b[i]);
+}
