@@ -11,8 +11,8 @@
 // no place), and no null key. Otherwise, and past mergeLimits, the caller
 // reads the objects by rows as before.
 
-import { compareFnFor, SORTED_ALIKE } from '../zed/compare';
-import { isFloat, Type } from '../zed/types';
+import { ByteCompare, compareFnFor, SORTED_ALIKE } from '../zed/compare';
+import { ID, isFloat, Type } from '../zed/types';
 import { Column, ColumnData, RecordRecipe, RecordShape } from '../zed/vector';
 import { Value } from '../zed/value';
 import { Order } from './config';
@@ -117,9 +117,14 @@ function mergeOrder(keys: readonly Column[], order: Order): Perm | null {
     return { buf: k.data.buf, off, len };
   });
   if (bodies.some((b) => b === null)) return null;
-  const bs = bodies as { buf: Buffer; off: Int32Array; len: Int32Array }[];
+  const bs = bodies as Bodies[];
   const cmp = compareFnFor(t.under);
   const sign = order === 'desc' ? -1 : 1;
+  if (bs.length === 2) {
+    const id = t.under.id;
+    const words = id === ID.String || id === ID.Bytes;
+    return twoWay(bs[0], bs[1], words ? wordsCompare(bs[0].buf, bs[1].buf) : cmp, sign);
+  }
   const cur = new Int32Array(keys.length);
   // A binary heap of the parts with rows left, least (key, part) on top.
   const heap: number[] = [];
@@ -159,6 +164,65 @@ function mergeOrder(keys: readonly Column[], order: Order): Perm | null {
       heap[0] = last;
     }
     down(0);
+  }
+  return { part, row };
+}
+
+/**
+ * Bytes of a (first) and b (second) in lexical order, as compareValues
+ * orders strings and bytes, four at a time: keys such as timestamps as
+ * strings share long prefixes.
+ */
+function wordsCompare(a: Buffer, b: Buffer): ByteCompare {
+  const av = new DataView(a.buffer, a.byteOffset, a.byteLength);
+  const bv = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  return (_a, ao, al, _b, bo, bl) => {
+    const n = al < bl ? al : bl;
+    let k = 0;
+    for (; k + 4 <= n; k += 4) {
+      const x = av.getUint32(ao + k);
+      const y = bv.getUint32(bo + k);
+      if (x !== y) return x < y ? -1 : 1;
+    }
+    for (; k < n; k++) {
+      const x = a[ao + k];
+      const y = b[bo + k];
+      if (x !== y) return x < y ? -1 : 1;
+    }
+    return al - bl;
+  };
+}
+
+/** A key column's bodies: each row's offset and length in buf. */
+interface Bodies {
+  buf: Buffer;
+  off: Int32Array;
+  len: Int32Array;
+}
+
+/** mergeOrder of two parts (the usual run: two loads over the same keys), without a heap. */
+function twoWay(a: Bodies, b: Bodies, cmp: ByteCompare, sign: number): Perm {
+  const na = a.off.length;
+  const nb = b.off.length;
+  const part = new Uint16Array(na + nb);
+  const row = new Int32Array(na + nb);
+  const { buf: ab, off: ao, len: al } = a;
+  const { buf: bb, off: bo, len: bl } = b;
+  let i = 0;
+  let j = 0;
+  let o = 0;
+  while (i < na && j < nb) {
+    // On equal keys the first part's row goes first.
+    if (sign * cmp(ab, ao[i], al[i], bb, bo[j], bl[j]) <= 0) row[o++] = i++;
+    else {
+      part[o] = 1;
+      row[o++] = j++;
+    }
+  }
+  while (i < na) row[o++] = i++;
+  while (j < nb) {
+    part[o] = 1;
+    row[o++] = j++;
   }
   return { part, row };
 }

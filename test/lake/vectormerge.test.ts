@@ -17,7 +17,16 @@ const lakes = tempLakes();
 /** The key of record i of load l: ties within and across loads. */
 const KEYS: Record<string, { key: (l: number, i: number) => string; merged: boolean }> = {
   int64: { key: (l, i) => `${(i * 7 + l) % 50}`, merged: true },
-  string: { key: (l, i) => `"k${(i * 3 + l * 5) % 40}"`, merged: true },
+  // Long shared prefixes (compared four bytes at a time), and keys that are prefixes of others.
+  string: {
+    key: (l, i) => {
+      const n = (i * 3 + l * 5) % 40;
+      return n % 7 === 0
+        ? `"key-0${'0'.repeat(n % 3)}"`
+        : `"key-${String(n * 997).padStart(6, '0')}"`;
+    },
+    merged: true,
+  },
   time: {
     key: (l, i) => `2024-01-01T00:00:${String((i + l) % 60).padStart(2, '0')}Z`,
     merged: true,
@@ -62,7 +71,12 @@ async function lakeWith(mode: VectorScanMode, sub: string, cache: number): Promi
   return l;
 }
 
-describe.each(['asc', 'desc'] as const)('pool order %s', (order) => {
+describe.each([
+  ['asc', 2],
+  ['asc', 3],
+  ['desc', 2],
+  ['desc', 3],
+] as const)('pool order %s, %d loads', (order, loads) => {
   test.each(Object.keys(KEYS))('%s keys: merged by columns as by rows', async (kind) => {
     const { key, merged } = KEYS[kind];
     const off = await lakeWith('off', 'off', 0);
@@ -70,8 +84,8 @@ describe.each(['asc', 'desc'] as const)('pool order %s', (order) => {
     const cached = await lakeWith('on', 'cached', 64 << 20);
     for (const lake of [off, on, cached]) {
       await lake.createPool('p', { layout: { keys: [['k']], order } });
-      // Three loads over the same keys: one run of overlapping objects.
-      for (let l = 0; l < 3; l++) {
+      // Loads over the same keys: one run of overlapping objects.
+      for (let l = 0; l < loads; l++) {
         const recs = Array.from({ length: 400 }, (_, i) => record(l, i, key(l, i)));
         await lake.load('p', 'main', arrayReader(parseValues(new TypeContext(), recs.join('\n'))));
       }
