@@ -27,9 +27,11 @@ export interface ColumnsPart {
 /**
  * The most one merge takes, in rows and in the objects' stored bytes: the
  * group's columns are all in memory at once, twice (as read, and merged),
- * where the row scan's merge streams. Larger groups are read by rows.
+ * where the row scan's merge streams. Larger groups are read by rows, and
+ * so are groups whose merged column would pass columnBytes (its offsets
+ * are int32s).
  */
-export const mergeLimits = { rows: 1 << 22, bytes: 128 << 20 };
+export const mergeLimits = { rows: 1 << 22, bytes: 128 << 20, columnBytes: 0x7fffffff };
 
 /** Runs merged by columns, and runs whose columns were read but did not merge (tests read them). */
 export const mergeCounts = { merged: 0, refused: 0 };
@@ -45,6 +47,16 @@ export function mergeParts(
   drop: boolean,
   order: Order,
 ): ColumnsPart | null {
+  const width = parts[0].cols.length;
+  // A merged column's offsets are int32s (and its buffer one allocation).
+  for (let c = 0; c < width; c++) {
+    let bytes = 0;
+    for (const p of parts) bytes += p.cols[c].data.buf.length;
+    if (bytes > mergeLimits.columnBytes) {
+      mergeCounts.refused++;
+      return null;
+    }
+  }
   const perm = mergeOrder(
     parts.map((p) => p.cols[key]),
     order,
@@ -63,7 +75,6 @@ export function mergeParts(
   }
   mergeCounts.merged++;
   const cols: Column[] = [];
-  const width = parts[0].cols.length;
   for (let c = 0; c < width; c++) {
     if (drop && c === key) continue;
     cols.push(

@@ -533,7 +533,15 @@ export class VectorScan {
     const keyPath = primaryKey(this.env.pool.layout);
     let id = -1;
     for (const o of g) {
-      const leaf = leafTypeOf(await this.env.layout(o), keyPath);
+      // A null key sorts to one end, so it is an object's first or last.
+      if (o.min.isNull || o.max.isNull) return null;
+      let layout: VngLayout;
+      try {
+        layout = await this.env.layout(o);
+      } catch (e) {
+        throw wrap(e, o, this.env.commit);
+      }
+      const leaf = leafTypeOf(layout, keyPath);
       if (leaf === null || leaf.missing || !mergeableKey(leaf.type)) return null;
       if (id >= 0 && leaf.type.id !== id) return null;
       id = leaf.type.id;

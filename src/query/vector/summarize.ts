@@ -399,7 +399,7 @@ export class VecSummarize extends Summarize {
     const kHash = this.cHash;
     const pend = this.cCode;
     const first = this.cFirst;
-    const most = Math.min(CHUNK, chunkedFrom.values);
+    const most = Math.max(1, Math.min(CHUNK, chunkedFrom.values));
     let k = from;
     while (k < m) {
       let n = 0;
@@ -429,7 +429,7 @@ export class VecSummarize extends Summarize {
         const h = kHash[j];
         let g = table.find(buf, kOff[j], len, tv, h, false);
         if (g < 0) {
-          if (this.full()) {
+          if (table.size > 0 && this.full()) {
             stop = first[j];
             break;
           }
