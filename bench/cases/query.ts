@@ -6,7 +6,9 @@
 // objects on local disk), where the columnar copies are read (issue 14).
 // Both servers also answer the columnar queries on pool dns20, the same
 // records loaded in 20 commits (an object each, as a pool loaded batch by
-// batch is), in turns with pool dns, beside its times.
+// batch is), and on pool dns2, loaded in two commits over the same ts
+// (two objects that overlap, as two sources' are), in turns with pool dns,
+// beside its times.
 //
 // Data: the Zeek-DNS-like set of bench/dnsdata.ts, loaded as ZNG into a pool
 // keyed by ts. zlake's time is the client's wall time from sending the
@@ -115,58 +117,80 @@ function jsonParseBaseline(path: string): Result {
   };
 }
 
+/** Pool dns's records loaded again, another way: the pool's name, what it is, and the queries whose ZNG loads it. */
+interface OtherPool {
+  name: string;
+  label: string;
+  loads: (n: number) => string[];
+}
+
 /** The many-objects pool: the same records, loaded in this many commits. */
 const SLICES = 20;
 
-/**
- * Pool dns20: pool dns's records loaded in SLICES commits of consecutive
- * ts (as a log pool is loaded, a batch at a time), so one object each.
- */
-async function loadSlices(port: number, n: number): Promise<number> {
-  await createPool(port, 'dns20', 'ts');
-  const per = Math.ceil(n / SLICES);
+const OTHER_POOLS: OtherPool[] = [
+  {
+    // Consecutive ts (a log pool loaded a batch at a time): one object each.
+    name: 'dns20',
+    label: `${SLICES} objects`,
+    loads: (n) => {
+      const per = Math.ceil(n / SLICES);
+      return Array.from(
+        { length: SLICES },
+        (_, i) => `from dns | head ${Math.min(n, (i + 1) * per)} | tail ${per}`,
+      );
+    },
+  },
+  {
+    // Two loads over the same hours (two sources): two objects whose ts overlap, merged by key.
+    name: 'dns2',
+    label: '2 overlapping objects',
+    loads: () => ['from dns | id.orig_p % 2 == 0', 'from dns | id.orig_p % 2 != 0'],
+  },
+];
+
+/** Loads pool p from pool dns's records; the load's seconds. */
+async function loadOther(port: number, p: OtherPool, n: number): Promise<number> {
+  await createPool(port, p.name, 'ts');
   let secs = 0;
-  for (let i = 0; i < SLICES; i++) {
-    const slice = await queryZng(
-      port,
-      `from dns | head ${Math.min(n, (i + 1) * per)} | tail ${per}`,
-    );
-    const r = await request(port, 'POST', '/pool/dns20/branch/main', slice.body, {
+  for (const q of p.loads(n)) {
+    const part = await queryZng(port, q);
+    const r = await request(port, 'POST', `/pool/${p.name}/branch/main`, part.body, {
       'Content-Type': 'application/x-zng',
     });
-    if (r.status !== 200) throw new Error(`load slice ${i}: HTTP ${r.status}`);
+    if (r.status !== 200) throw new Error(`load ${p.name} (${q}): HTTP ${r.status}`);
     secs += r.seconds;
   }
   return secs;
 }
 
 /**
- * The columnar queries on the pool of one object and on dns20, taken in
- * turns run by run (the answers must be the same bytes): dns20's median
- * beside dns's.
+ * The columnar queries on pool dns (one object) and on each other pool,
+ * taken in turns run by run: the other pool's median beside dns's.
  */
-async function manyObjects(port: number, queries: Query[], cold: boolean): Promise<void> {
-  for (const q of queries) {
-    if (!q.columnar) continue;
-    const one = `from dns | ${q.zed}`;
-    const many = `from dns20 | ${q.zed}`;
-    // The same bytes, but for the order of records of equal ts that a
-    // slice's end split between two objects.
-    const same = (await queryZng(port, one)).body.equals((await queryZng(port, many)).body);
-    const t: number[][] = [[], []];
-    for (let i = 0; i < RUNS; i++) {
-      for (let k = 0; k < 2; k++) {
-        const j = (i + k) % 2;
-        t[j].push((await queryZng(port, j === 0 ? one : many)).seconds);
+async function otherPools(port: number, queries: Query[], cold: boolean): Promise<void> {
+  for (const p of OTHER_POOLS) {
+    for (const q of queries) {
+      if (!q.columnar) continue;
+      const one = `from dns | ${q.zed}`;
+      const other = `from ${p.name} | ${q.zed}`;
+      // The same bytes, but for the order of records of equal ts that a
+      // load split between two objects.
+      const same = (await queryZng(port, one)).body.equals((await queryZng(port, other)).body);
+      const t: number[][] = [[], []];
+      for (let i = 0; i < RUNS; i++) {
+        for (let k = 0; k < 2; k++) {
+          const j = (i + k) % 2;
+          t[j].push((await queryZng(port, j === 0 ? one : other)).seconds);
+        }
       }
+      const [os, ms] = [median(t[0]), median(t[1])];
+      report({
+        name: `${q.label}: zlake ${cold ? 'cold' : 'warm'}, ${p.label}`,
+        records: N,
+        seconds: ms,
+        note: `${(ms / os).toFixed(2)}× the one-object pool's ${os.toFixed(3)} s (taken in turns); runs ${runsText(t[1])}; ${same ? 'the same answer' : 'the answer differs in bytes'}`,
+      });
     }
-    const [os, ms] = [median(t[0]), median(t[1])];
-    report({
-      name: `${q.label}: zlake ${cold ? 'cold' : 'warm'}, ${SLICES} objects`,
-      records: N,
-      seconds: ms,
-      note: `${(ms / os).toFixed(2)}× the one-object pool's ${os.toFixed(3)} s (taken in turns); runs ${runsText(t[1])}; ${same ? 'the same answer' : 'the answer differs in bytes'}`,
-    });
   }
 }
 
@@ -428,15 +452,16 @@ async function main(): Promise<void> {
     });
     report({ name: 'DuckDB threads', note: `${threads} (zlake answers a query on one thread)` });
 
-    // A pool loaded in many commits (many objects) answers as fast as one.
-    const sliceSecs = await loadSlices(port, N);
-    report({
-      name: `zlake: load the pool again in ${SLICES} commits (dns20)`,
-      records: N,
-      seconds: sliceSecs,
-      note: 'setup, not a query',
-    });
-    await manyObjects(port, queries, false);
+    // The same records loaded in many commits, and in two that overlap.
+    for (const p of OTHER_POOLS) {
+      report({
+        name: `zlake: load the pool again as ${p.label} (${p.name})`,
+        records: N,
+        seconds: await loadOther(port, p, N),
+        note: 'setup, not a query',
+      });
+    }
+    await otherPools(port, queries, false);
 
     // Cold: a server on the same lake with the scan cache off, so each
     // query reads the objects from disk (columnar copies where it can).
@@ -473,7 +498,7 @@ async function main(): Promise<void> {
         note: `${zs.toFixed(3)} s vs ${js.toFixed(3)} s`,
       });
     }
-    await manyObjects(server.port, queries, true);
+    await otherPools(server.port, queries, true);
     // What a whole-value read of the pool decodes (no fields known), and
     // what the column read of `cut ts,query` does (QueryStats bytes_read).
     const all = await queryWithStoredBytes(server.port, 'from dns | count() by typeof(this)');
