@@ -48,6 +48,7 @@ import { ColumnCache } from './colcache';
 import { decodeSeekIndex, KeyRange, overlaps, within } from './seekindex';
 import { endRange, rangesAlike, ScanEnd } from './endrange';
 import { ColumnMatch, ColumnScan, loadLayout, VectorScan, VectorScanOptions } from './vectorscan';
+import { mergeCache } from './vectormerge';
 import { DecodePool, parseWorkers } from './decodepool';
 import { VngLayout } from '../formats/vng/project';
 import { leafTypeOf } from '../formats/vng/vectors';
@@ -164,6 +165,8 @@ export class Lake {
   readonly cache: ScanCache;
   /** Decoded columns of columnar copies (see colcache.ts). */
   readonly columnCache: ColumnCache;
+  /** Merge orders of runs of overlapping objects read by columns (vectormerge.ts). */
+  private readonly merges = mergeCache();
   private registers: Registers;
   private pools: PoolCatalog;
   private branches: BranchRegistry;
@@ -656,6 +659,7 @@ export class Lake {
         commit: commit.toString(),
         cache: this.columnCache,
         decoder: this.decoder,
+        merges: this.merges,
         layout: layouts,
         // Objects a range covers in part are read by rows, whose seek
         // index skips the rest (forced on too: a filter that gives errors

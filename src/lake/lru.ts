@@ -3,8 +3,16 @@
 
 export class LRU<K, V> {
   private map = new Map<K, V>();
+  private weight = 0;
 
-  constructor(readonly capacity: number) {}
+  /**
+   * capacity: entries at most, or with weigh, their total weight at most
+   * (an entry heavier than that is not kept).
+   */
+  constructor(
+    readonly capacity: number,
+    private readonly weigh?: (v: V) => number,
+  ) {}
 
   get(key: K): V | undefined {
     const v = this.map.get(key);
@@ -16,26 +24,29 @@ export class LRU<K, V> {
   }
 
   set(key: K, value: V): void {
-    this.map.delete(key);
+    this.delete(key);
+    const w = this.weigh ? this.weigh(value) : 1;
+    if (w > this.capacity) return;
     this.map.set(key, value);
-    if (this.map.size > this.capacity) {
-      const eldest = this.map.keys().next().value as K;
-      this.map.delete(eldest);
-    }
+    this.weight += w;
+    while (this.weight > this.capacity) this.delete(this.map.keys().next().value as K);
   }
 
   delete(key: K): void {
+    const v = this.map.get(key);
+    if (v === undefined && !this.map.has(key)) return;
     this.map.delete(key);
+    this.weight -= this.weigh ? this.weigh(v as V) : 1;
   }
 
   /** Drops every entry whose key passes drop. */
   deleteWhere(drop: (key: K) => boolean): void {
-    for (const k of [...this.map.keys()]) if (drop(k)) this.map.delete(k);
+    for (const k of [...this.map.keys()]) if (drop(k)) this.delete(k);
   }
 
   /** Drops every entry whose key starts with prefix (string keys). */
   deletePrefix(prefix: string): void {
-    for (const k of [...this.map.keys()]) if (String(k).startsWith(prefix)) this.map.delete(k);
+    for (const k of [...this.map.keys()]) if (String(k).startsWith(prefix)) this.delete(k);
   }
 
   get size(): number {

@@ -16,6 +16,7 @@ import { ID, isFloat, Type } from '../zed/types';
 import { Column, ColumnData, RecordRecipe, RecordShape } from '../zed/vector';
 import { Value } from '../zed/value';
 import { Order } from './config';
+import { LRU } from './lru';
 
 /** One object's columns (the scan's paths), as readColumns gives them. */
 export interface ColumnsPart {
@@ -33,19 +34,21 @@ export interface ColumnsPart {
  */
 export const mergeLimits = { rows: 1 << 22, bytes: 128 << 20, columnBytes: 0x7fffffff };
 
-/** Runs merged by columns, and runs whose columns were read but did not merge (tests read them). */
-export const mergeCounts = { merged: 0, refused: 0 };
+/**
+ * Runs merged by columns, runs whose columns were read but did not merge,
+ * and merge orders worked out (not taken from a MergeCache); tests read them.
+ */
+export const mergeCounts = { merged: 0, refused: 0, orders: 0 };
 
 /**
- * The parts (in the group's object order) merged by their key column
- * (cols[key]); the key column is dropped when drop is set (the scan read
- * it only to merge). Null when the keys cannot be merged exactly.
+ * The parts (in the group's object order) gathered in the order perm
+ * gives (mergeOrder's), without the column at drop (-1: none, the scan
+ * read it only to merge). Null where a merged column would be too large.
  */
 export function mergeParts(
   parts: readonly ColumnsPart[],
-  key: number,
-  drop: boolean,
-  order: Order,
+  perm: Perm,
+  drop: number,
 ): ColumnsPart | null {
   const width = parts[0].cols.length;
   // A merged column's offsets are int32s (and its buffer one allocation).
@@ -56,14 +59,6 @@ export function mergeParts(
       mergeCounts.refused++;
       return null;
     }
-  }
-  const perm = mergeOrder(
-    parts.map((p) => p.cols[key]),
-    order,
-  );
-  if (perm === null) {
-    mergeCounts.refused++;
-    return null;
   }
   const shape = gatherShape(
     parts.map((p) => p.shape),
@@ -76,7 +71,7 @@ export function mergeParts(
   mergeCounts.merged++;
   const cols: Column[] = [];
   for (let c = 0; c < width; c++) {
-    if (drop && c === key) continue;
+    if (c === drop) continue;
     cols.push(
       gatherColumn(
         parts.map((p) => p.cols[c]),
@@ -87,8 +82,36 @@ export function mergeParts(
   return { n: perm.part.length, cols, shape };
 }
 
+/**
+ * Parts without columns whose rows are all the same record (one record
+ * type, no null records) as one part: any order of such rows is the
+ * merged one. Null where their rows differ.
+ */
+export function alikeRows(parts: readonly ColumnsPart[]): ColumnsPart | null {
+  const first = parts[0].shape;
+  let n = 0;
+  for (const p of parts) {
+    const rs = p.shape.recipes;
+    if (p.cols.length > 0 || p.shape.recipeOf !== null || rs.length !== 1) return null;
+    if (rs[0].nulls !== null) return null;
+    if (rs[0].type !== first.recipes[0].type) return null;
+    n += p.n;
+  }
+  mergeCounts.merged++;
+  return { n, cols: [], shape: first };
+}
+
+/**
+ * Merge orders kept by run of objects (their IDs, in the group's order;
+ * objects do not change, so neither does their merge), up to 8M rows'
+ * worth (48 MB), the least recently used dropped first.
+ */
+export function mergeCache(): LRU<string, Perm> {
+  return new LRU<string, Perm>(1 << 23, (p) => p.part.length);
+}
+
 /** Where each row of a merge comes from: its part and its row there. */
-interface Perm {
+export interface Perm {
   part: Uint16Array;
   row: Int32Array;
 }
@@ -105,7 +128,8 @@ export function mergeableKey(t: Type | null): t is Type {
  * pool), then part, then row. Null where a key column is not of the one
  * mergeable type or holds a null.
  */
-function mergeOrder(keys: readonly Column[], order: Order): Perm | null {
+export function mergeOrder(keys: readonly Column[], order: Order): Perm | null {
+  mergeCounts.orders++;
   const t = keys[0].type;
   if (!mergeableKey(t) || keys.length > 0xffff) return null;
   let n = 0;

@@ -46,7 +46,16 @@ import { fetchAhead, firstRange, objectsAhead } from './ahead';
 import { DataObject } from './object';
 import { SeekEntry, Span } from './seekindex';
 import { vectorKey } from './vectors';
-import { mergeableKey, mergeLimits, mergeParts } from './vectormerge';
+import {
+  mergeableKey,
+  mergeCounts,
+  mergeLimits,
+  mergeOrder,
+  mergeParts,
+  alikeRows,
+  Perm,
+} from './vectormerge';
+import { LRU } from './lru';
 
 /** Ranges closer than this are fetched as one read. */
 const COALESCE_GAP = 256 * 1024;
@@ -328,6 +337,8 @@ export interface ColumnEnv {
   stats: ScanStats;
   /** Worker threads that decode big primitive columns (absent or disabled: in-thread). */
   decoder?: DecodePool;
+  /** Merge orders of runs of overlapping objects, kept while the column cache is on (mergeCache). */
+  merges?: LRU<string, Perm>;
 }
 
 /** What a vector scan needs of its lake. */
@@ -546,18 +557,50 @@ export class VectorScan {
       if (id >= 0 && leaf.type.id !== id) return null;
       id = leaf.type.id;
     }
+    // A run's merge order is kept while the column cache is on (a cold
+    // scan, the cache off, merges every time).
+    const merges = this.env.cache.enabled ? this.env.merges : undefined;
+    const run = g.map((o) => o.id.toString()).join('+');
+    const known = merges?.get(run);
     const at = paths.findIndex(
       (p) => p.length === keyPath.length && p.every((f, i) => f === keyPath[i]),
     );
-    const all = at < 0 ? [...paths, keyPath] : paths;
-    const parts = await Promise.all(g.map((o) => readColumns(this.env, o, all, shape, ctx, dicts)));
-    if (parts.some((p) => p === null)) return null;
-    return mergeParts(
-      parts as ColumnsRead[],
-      at < 0 ? paths.length : at,
-      at < 0,
-      this.env.pool.layout.order,
-    );
+    // The key's column, read to merge where the order is not known and the
+    // rows are not all alike (a query that reads no field at all).
+    const withKey = known === undefined && at < 0 && paths.length > 0;
+    const all = withKey ? [...paths, keyPath] : paths;
+    const read = await Promise.all(g.map((o) => readColumns(this.env, o, all, shape, ctx, dicts)));
+    if (read.some((p) => p === null)) return null;
+    const parts = read as ColumnsRead[];
+    if (paths.length === 0) {
+      const alike = alikeRows(parts);
+      if (alike !== null) return alike;
+    }
+    let perm = known ?? null;
+    if (perm === null) {
+      if (paths.length === 0) {
+        // Rows not alike (null records, several record types): merge by the key after all.
+        const keyed = await Promise.all(
+          g.map((o) => readColumns(this.env, o, [keyPath], shape, ctx)),
+        );
+        if (keyed.some((p) => p === null)) return null;
+        perm = mergeOrder(
+          keyed.map((p) => p!.cols[0]),
+          this.env.pool.layout.order,
+        );
+      } else {
+        perm = mergeOrder(
+          parts.map((p) => p.cols[at < 0 ? paths.length : at]),
+          this.env.pool.layout.order,
+        );
+      }
+      if (perm === null) {
+        mergeCounts.refused++;
+        return null;
+      }
+      merges?.set(run, perm);
+    }
+    return mergeParts(parts, perm, withKey ? paths.length : -1);
   }
 
   /** The object's columns, or null when its types need rows. */
