@@ -265,6 +265,7 @@ export class Lake {
       this.commits.forgetPool(id);
       this.seekIndexes.deletePrefix(`${id}/`);
       this.vngLayouts.deletePrefix(`${id}/`);
+      this.merges.deletePrefix(`${id}/`);
       this.cache.dropPool(id.toString());
       this.columnCache.dropPool(id.toString());
       this.indexReader.forgetPool(id);

@@ -2,41 +2,42 @@
 // insertion order: re-inserting on a hit keeps the eldest entry first).
 
 export class LRU<K, V> {
-  private map = new Map<K, V>();
+  private map = new Map<K, { v: V; w: number }>();
   private weight = 0;
 
   /**
    * capacity: entries at most, or with weigh, their total weight at most
-   * (an entry heavier than that is not kept).
+   * (an entry heavier than that is not kept). An entry's weight is taken
+   * once, as it is set.
    */
   constructor(
     readonly capacity: number,
-    private readonly weigh?: (v: V) => number,
+    private readonly weigh?: (v: V, k: K) => number,
   ) {}
 
   get(key: K): V | undefined {
-    const v = this.map.get(key);
-    if (v !== undefined) {
-      this.map.delete(key);
-      this.map.set(key, v);
-    }
-    return v;
+    const e = this.map.get(key);
+    if (e === undefined) return undefined;
+    this.map.delete(key);
+    this.map.set(key, e);
+    return e.v;
   }
 
   set(key: K, value: V): void {
     this.delete(key);
-    const w = this.weigh ? this.weigh(value) : 1;
+    const w = this.weigh ? this.weigh(value, key) : 1;
     if (w > this.capacity) return;
-    this.map.set(key, value);
+    this.map.set(key, { v: value, w });
     this.weight += w;
-    while (this.weight > this.capacity) this.delete(this.map.keys().next().value as K);
+    while (this.weight > this.capacity && this.map.size > 0)
+      this.delete(this.map.keys().next().value as K);
   }
 
   delete(key: K): void {
-    const v = this.map.get(key);
-    if (v === undefined && !this.map.has(key)) return;
+    const e = this.map.get(key);
+    if (e === undefined) return;
     this.map.delete(key);
-    this.weight -= this.weigh ? this.weigh(v as V) : 1;
+    this.weight -= e.w;
   }
 
   /** Drops every entry whose key passes drop. */

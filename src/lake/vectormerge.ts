@@ -36,14 +36,16 @@ export const mergeLimits = { rows: 1 << 22, bytes: 128 << 20, columnBytes: 0x7ff
 
 /**
  * Runs merged by columns, runs whose columns were read but did not merge,
- * and merge orders worked out (not taken from a MergeCache); tests read them.
+ * and merge orders worked out (not taken from the kept ones, mergeCache);
+ * tests read them.
  */
 export const mergeCounts = { merged: 0, refused: 0, orders: 0 };
 
 /**
  * The parts (in the group's object order) gathered in the order perm
  * gives (mergeOrder's), without the column at drop (-1: none, the scan
- * read it only to merge). Null where a merged column would be too large.
+ * read it only to merge). Null where a merged column would be too large,
+ * or two parts build one record type from different columns.
  */
 export function mergeParts(
   parts: readonly ColumnsPart[],
@@ -83,31 +85,32 @@ export function mergeParts(
 }
 
 /**
- * Parts without columns whose rows are all the same record (one record
- * type, no null records) as one part: any order of such rows is the
- * merged one. Null where their rows differ.
+ * Parts without columns whose rows are all the same record (of one
+ * record type, the empty record when no field is read, and no null
+ * records) as one part: any order of such rows is the merged one. Null
+ * where their rows differ.
  */
 export function alikeRows(parts: readonly ColumnsPart[]): ColumnsPart | null {
-  const first = parts[0].shape;
+  const recipe = parts[0].shape.recipes[0];
+  if (recipe === undefined) return null;
   let n = 0;
   for (const p of parts) {
-    const rs = p.shape.recipes;
-    if (p.cols.length > 0 || p.shape.recipeOf !== null || rs.length !== 1) return null;
-    if (rs[0].nulls !== null) return null;
-    if (rs[0].type !== first.recipes[0].type) return null;
+    if (p.cols.length > 0) return null;
+    for (const r of p.shape.recipes) if (r.type !== recipe.type || r.nulls !== null) return null;
     n += p.n;
   }
   mergeCounts.merged++;
-  return { n, cols: [], shape: first };
+  return { n, cols: [], shape: { recipeOf: null, recipes: [recipe] } };
 }
 
 /**
- * Merge orders kept by run of objects (their IDs, in the group's order;
- * objects do not change, so neither does their merge), up to 8M rows'
- * worth (48 MB), the least recently used dropped first.
+ * Merge orders kept by run of objects (the pool and the objects' IDs, in
+ * the group's order; objects do not change, so neither does their
+ * merge), up to 64 MB of them (6 bytes a row, and an entry's key and
+ * overhead), the least recently used dropped first.
  */
 export function mergeCache(): LRU<string, Perm> {
-  return new LRU<string, Perm>(1 << 23, (p) => p.part.length);
+  return new LRU<string, Perm>(64 << 20, (p, run) => 6 * p.part.length + run.length + 256);
 }
 
 /** Where each row of a merge comes from: its part and its row there. */

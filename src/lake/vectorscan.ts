@@ -560,7 +560,7 @@ export class VectorScan {
     // A run's merge order is kept while the column cache is on (a cold
     // scan, the cache off, merges every time).
     const merges = this.env.cache.enabled ? this.env.merges : undefined;
-    const run = g.map((o) => o.id.toString()).join('+');
+    const run = `${this.env.pool.id}/${g.map((o) => o.id.toString()).join('+')}`;
     const known = merges?.get(run);
     const at = paths.findIndex(
       (p) => p.length === keyPath.length && p.every((f, i) => f === keyPath[i]),

@@ -33,3 +33,14 @@ test('by weight: entries go, eldest first, until the rest fit; one too heavy is 
   c.set('e', new Array(9).fill(0));
   expect([c.get('a'), c.get('e')].map((v) => v?.length)).toEqual([1, 9]);
 });
+
+test("an entry's weight is the one it had when set, and the key may weigh", () => {
+  const c = new LRU<string, number[]>(10, (v, k) => v.length + k.length);
+  const a = [1, 2];
+  c.set('a', a); // 3
+  a.push(3, 4, 5, 6, 7, 8); // heavier now, but counted as 3
+  c.set('bb', [1, 2, 3]); // 5: 8 in all
+  expect([c.get('a')?.length, c.get('bb')?.length]).toEqual([8, 3]);
+  c.set('c', [1, 2]); // 3: 11 > 10, so the eldest (a) goes
+  expect([c.get('a'), c.get('bb')?.length, c.get('c')?.length]).toEqual([undefined, 3, 2]);
+});
