@@ -140,7 +140,6 @@ export function mergeOrder(keys: readonly Column[], order: Order): Perm | null {
     if (k.type !== t) return null;
     n += k.n;
   }
-  if (n > mergeLimits.rows) return null;
   // Each row's body (offset, length) in its part's buffer.
   const v = Value.null();
   const bodies = keys.map((k) => {

@@ -565,41 +565,28 @@ export class VectorScan {
     const at = paths.findIndex(
       (p) => p.length === keyPath.length && p.every((f, i) => f === keyPath[i]),
     );
-    // The key's column, read to merge where the order is not known and the
-    // rows are not all alike (a query that reads no field at all).
+    // The key's column, read to merge where the order is not known and
+    // the query reads some field.
     const withKey = known === undefined && at < 0 && paths.length > 0;
     const all = withKey ? [...paths, keyPath] : paths;
     const read = await Promise.all(g.map((o) => readColumns(this.env, o, all, shape, ctx, dicts)));
     if (read.some((p) => p === null)) return null;
     const parts = read as ColumnsRead[];
-    if (paths.length === 0) {
-      const alike = alikeRows(parts);
-      if (alike !== null) return alike;
-    }
-    let perm = known ?? null;
+    // Reading no field, every row is the empty record (copies whose
+    // records are null or not records have no key type): any order is
+    // the merged one.
+    if (paths.length === 0) return alikeRows(parts);
+    const perm =
+      known ??
+      mergeOrder(
+        parts.map((p) => p.cols[at < 0 ? paths.length : at]),
+        this.env.pool.layout.order,
+      );
     if (perm === null) {
-      if (paths.length === 0) {
-        // Rows not alike (null records, several record types): merge by the key after all.
-        const keyed = await Promise.all(
-          g.map((o) => readColumns(this.env, o, [keyPath], shape, ctx)),
-        );
-        if (keyed.some((p) => p === null)) return null;
-        perm = mergeOrder(
-          keyed.map((p) => p!.cols[0]),
-          this.env.pool.layout.order,
-        );
-      } else {
-        perm = mergeOrder(
-          parts.map((p) => p.cols[at < 0 ? paths.length : at]),
-          this.env.pool.layout.order,
-        );
-      }
-      if (perm === null) {
-        mergeCounts.refused++;
-        return null;
-      }
-      merges?.set(run, perm);
+      mergeCounts.refused++;
+      return null;
     }
+    if (known === undefined) merges?.set(run, perm);
     return mergeParts(parts, perm, withKey ? paths.length : -1);
   }
 

@@ -308,19 +308,36 @@ export class VecSummarize extends Summarize {
         kLen[j] = len;
         kHash[j] = hashBytes(buf, p, len < 0 ? 0 : len, len < 0 ? ~tv : tv);
       }
-      this.touched ^= table.touch(kHash, n);
-      for (let j = 0; j < n; j++) {
-        const len = kLen[j];
-        const h = kHash[j];
-        let g = table.find(buf, kOff[j], len, tv, h, false);
-        if (g < 0) {
-          if (table.size > 0 && this.full()) return start + j;
-          g = this.newGroup(buf, kOff[j], len, tv, h, null, true);
-        }
-        grp[start + j] = g;
-      }
+      const done = this.lookUpChunk(buf, n, tv, grp, start);
+      if (done < n) return start + done;
     }
     return m;
+  }
+
+  /**
+   * The groups of the n keys located and hashed in cOff, cLen and cHash
+   * (in buf, of type vector tv), into out[at, at+n): the table slots they
+   * will probe read first (GroupTable.touch), then each found or made.
+   * Returns how many have their group: fewer than n where the table
+   * filled up at a new key.
+   */
+  private lookUpChunk(buf: Buffer, n: number, tv: number, out: Int32Array, at: number): number {
+    const table = this.table;
+    const kOff = this.cOff;
+    const kLen = this.cLen;
+    const kHash = this.cHash;
+    this.touched ^= table.touch(kHash, n);
+    for (let j = 0; j < n; j++) {
+      const len = kLen[j];
+      const h = kHash[j];
+      let g = table.find(buf, kOff[j], len, tv, h, false);
+      if (g < 0) {
+        if (table.size > 0 && this.full()) return j;
+        g = this.newGroup(buf, kOff[j], len, tv, h, null, true);
+      }
+      out[at + j] = g;
+    }
+    return n;
   }
 
   /** One key of one type: each distinct value is looked up once. */
@@ -370,6 +387,7 @@ export class VecSummarize extends Summarize {
   /** Per value of a chunk (dictChunks): its code, and the row it first appears at. */
   private cCode = new Int32Array(CHUNK);
   private cFirst = new Int32Array(CHUNK);
+  private cGroup = new Int32Array(CHUNK);
 
   /**
    * groupByDict into a table past the cache: the values not yet looked up
@@ -391,7 +409,6 @@ export class VecSummarize extends Summarize {
     const codes = d.codes;
     const sel = b.sel;
     const grp = this.groups;
-    const table = this.table;
     const buf = col.data.buf;
     const v = this.scratch[0];
     const kOff = this.cOff;
@@ -422,21 +439,10 @@ export class VecSummarize extends Summarize {
         kHash[n] = hashBytes(buf, v.off, len < 0 ? 0 : len, len < 0 ? ~tv : tv);
         n++;
       }
-      this.touched ^= table.touch(kHash, n);
-      let stop = -1;
-      for (let j = 0; j < n; j++) {
-        const len = kLen[j];
-        const h = kHash[j];
-        let g = table.find(buf, kOff[j], len, tv, h, false);
-        if (g < 0) {
-          if (table.size > 0 && this.full()) {
-            stop = first[j];
-            break;
-          }
-          g = this.newGroup(buf, kOff[j], len, tv, h, null, true);
-        }
-        trans[pend[j]] = g;
-      }
+      const found = this.cGroup;
+      const done = this.lookUpChunk(buf, n, tv, found, 0);
+      for (let j = 0; j < done; j++) trans[pend[j]] = found[j];
+      const stop = done < n ? first[done] : -1;
       if (stop >= 0) end = stop;
       for (; k < end; k++) {
         const g = trans[codes[sel === null ? k : sel[k]]];
