@@ -179,6 +179,11 @@ export class ObjectCache<K, E extends ObjectCacheEntry<K>> {
       if (object.startsWith(`${poolId}/`)) this.dropObject(object);
   }
 
+  /** The objects with entries. */
+  objects(): IterableIterator<string> {
+    return this.index.keys();
+  }
+
   /** The entries held, least recently inserted first (no hits are counted). */
   entries(): IterableIterator<E> {
     return this.clock.entries();

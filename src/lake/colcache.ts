@@ -9,7 +9,9 @@
 // As the scan cache (cache.ts), it is bounded by bytes and evicts by a
 // clock (clock.ts); objects are immutable, so entries never go stale
 // and are dropped only with their object or pool. Columns are kept in the
-// cache's own type context and mapped into each query's.
+// cache's own type context and mapped into each query's. A run of
+// overlapping objects merged by columns (vectormerge.ts) keeps its merged
+// columns here too, under the run's object IDs joined by '+'.
 
 import { TypeContext } from '../zed/context';
 import { Column } from '../zed/vector';
@@ -55,6 +57,21 @@ export class ColumnCache extends ObjectCache<string, Entry> {
 
   rows(object: string): RowLayout | undefined {
     return this.get(object, ROWS)?.value as RowLayout | undefined;
+  }
+
+  /**
+   * Drops the merged columns of the runs of overlapping objects that hold
+   * an object's rows (vectorscan.ts keeps them under the pool and the run's
+   * object IDs joined by '+'), as the object is dropped.
+   */
+  dropRunsOf(object: string): void {
+    const slash = object.indexOf('/');
+    const pool = object.slice(0, slash + 1);
+    const id = object.slice(slash + 1);
+    const runs = [...this.objects()].filter(
+      (k) => k.startsWith(pool) && k.includes('+') && k.slice(pool.length).split('+').includes(id),
+    );
+    for (const k of runs) this.dropObject(k);
   }
 
   putColumn(object: string, path: readonly string[], c: Column): void {

@@ -256,6 +256,7 @@ export class Lake {
       for (const id of e.objects) {
         this.cache.dropObject(`${e.pool_id}/${id}`);
         this.columnCache.dropObject(`${e.pool_id}/${id}`);
+        this.columnCache.dropRunsOf(`${e.pool_id}/${id}`);
         this.seekIndexes.delete(`${e.pool_id}/${id}`);
         this.vngLayouts.delete(`${e.pool_id}/${id}`);
       }

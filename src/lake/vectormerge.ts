@@ -53,23 +53,13 @@ export function mergeParts(
   drop: number,
 ): ColumnsPart | null {
   const width = parts[0].cols.length;
-  // A merged column's offsets are int32s (and its buffer one allocation).
-  for (let c = 0; c < width; c++) {
-    let bytes = 0;
-    for (const p of parts) bytes += p.cols[c].data.buf.length;
-    if (bytes > mergeLimits.columnBytes) {
-      mergeCounts.refused++;
-      return null;
-    }
-  }
-  const shape = gatherShape(
+  // Every column is checked before any is gathered.
+  for (let c = 0; c < width; c++) if (!fitsColumn(parts.map((p) => p.cols[c]))) return refuse();
+  const shape = mergeShape(
     parts.map((p) => p.shape),
     perm,
   );
-  if (shape === null) {
-    mergeCounts.refused++;
-    return null;
-  }
+  if (shape === null) return null;
   mergeCounts.merged++;
   const cols: Column[] = [];
   for (let c = 0; c < width; c++) {
@@ -82,6 +72,27 @@ export function mergeParts(
     );
   }
   return { n: perm.part.length, cols, shape };
+}
+
+/**
+ * The parts' columns (of one path, in the group's object order) gathered
+ * in the order perm gives; null where the merged column would be too
+ * large (mergeLimits.columnBytes).
+ */
+export function mergeColumn(cols: readonly Column[], perm: Perm): Column | null {
+  return fitsColumn(cols) ? gatherColumn(cols, perm) : refuse();
+}
+
+/** Whether the columns merged fit one column (its offsets are int32s, its buffer one allocation). */
+function fitsColumn(cols: readonly Column[]): boolean {
+  let bytes = 0;
+  for (const c of cols) bytes += c.data.buf.length;
+  return bytes <= mergeLimits.columnBytes;
+}
+
+function refuse(): null {
+  mergeCounts.refused++;
+  return null;
 }
 
 /**
@@ -320,12 +331,13 @@ function gatherColumn(cols: readonly Column[], perm: Perm): Column {
  * type, and each row's. Null where two parts build one record type from
  * different columns (they read the same paths, so they do not).
  */
-function gatherShape(shapes: readonly RecordShape[], perm: Perm): RecordShape | null {
+export function mergeShape(shapes: readonly RecordShape[], perm: Perm): RecordShape | null {
   const { part, row } = perm;
   const n = part.length;
   const recipes: { type: Type; cols: readonly number[]; nulls: Uint8Array | null }[] = [];
   const byType = new Map<Type, number>();
   const maps: number[][] = [];
+  let nulls = false;
   for (const s of shapes) {
     const map: number[] = [];
     for (const r of s.recipes) {
@@ -334,11 +346,14 @@ function gatherShape(shapes: readonly RecordShape[], perm: Perm): RecordShape | 
         i = recipes.length;
         recipes.push({ type: r.type, cols: r.cols, nulls: null });
         byType.set(r.type, i);
-      } else if (!sameCols(recipes[i].cols, r.cols)) return null;
+      } else if (!sameCols(recipes[i].cols, r.cols)) return refuse();
       map.push(i);
+      if (r.nulls !== null) nulls = true;
     }
     maps.push(map);
   }
+  // The usual case, one record type and no null records, needs no rows.
+  if (recipes.length === 1 && !nulls) return { recipeOf: null, recipes: recipes as RecordRecipe[] };
   const recipeOf =
     recipes.length === 1 ? null : recipes.length <= 0x100 ? new Uint8Array(n) : new Uint16Array(n);
   for (let o = 0; o < n; o++) {

@@ -50,8 +50,10 @@ import {
   mergeableKey,
   mergeCounts,
   mergeLimits,
+  mergeColumn,
   mergeOrder,
   mergeParts,
+  mergeShape,
   alikeRows,
   Perm,
 } from './vectormerge';
@@ -557,17 +559,13 @@ export class VectorScan {
       if (id >= 0 && leaf.type.id !== id) return null;
       id = leaf.type.id;
     }
-    // A run's merge order is kept while the column cache is on (a cold
-    // scan, the cache off, merges every time).
-    const merges = this.env.cache.enabled ? this.env.merges : undefined;
     const run = `${this.env.pool.id}/${g.map((o) => o.id.toString()).join('+')}`;
-    const known = merges?.get(run);
     const at = paths.findIndex(
       (p) => p.length === keyPath.length && p.every((f, i) => f === keyPath[i]),
     );
-    // The key's column, read to merge where the order is not known and
-    // the query reads some field.
-    const withKey = known === undefined && at < 0 && paths.length > 0;
+    if (this.env.cache.enabled && paths.length > 0) return this.mergedCached(g, run, at, keyPath);
+    // The column cache off: every query reads the objects' columns and merges them.
+    const withKey = at < 0 && paths.length > 0;
     const all = withKey ? [...paths, keyPath] : paths;
     const read = await Promise.all(g.map((o) => readColumns(this.env, o, all, shape, ctx, dicts)));
     if (read.some((p) => p === null)) return null;
@@ -576,18 +574,75 @@ export class VectorScan {
     // records are null or not records have no key type): any order is
     // the merged one.
     if (paths.length === 0) return alikeRows(parts);
-    const perm =
-      known ??
-      mergeOrder(
-        parts.map((p) => p.cols[at < 0 ? paths.length : at]),
-        this.env.pool.layout.order,
-      );
-    if (perm === null) {
-      mergeCounts.refused++;
-      return null;
-    }
-    if (known === undefined) merges?.set(run, perm);
+    const perm = mergeOrder(
+      parts.map((p) => p.cols[at < 0 ? paths.length : at]),
+      this.env.pool.layout.order,
+    );
+    if (perm === null) return refused();
     return mergeParts(parts, perm, withKey ? paths.length : -1);
+  }
+
+  /**
+   * A run merged with the column cache on: its merge order and its merged
+   * columns are kept (the order in env.merges, the columns in the column
+   * cache under the run's objects' IDs), so a later query over the same
+   * fields gathers nothing, and what operators derive from a merged column
+   * (its dictionary) is kept with it. Only the columns not kept are read
+   * from the objects, with the key's where the order is not known.
+   */
+  private async mergedCached(
+    g: DataObject[],
+    run: string,
+    at: number,
+    keyPath: readonly string[],
+  ): Promise<ColumnsRead | null> {
+    const { paths, shape, ctx } = this.opts;
+    const cache = this.env.cache;
+    const cctx = cache.ctx;
+    const merges = this.env.merges;
+    cache.recount(run);
+    const cols = paths.map((p) => cache.column(run, p));
+    const todo = paths.flatMap((_, i) => (cols[i] === undefined ? [i] : []));
+    let perm = merges?.get(run);
+    const read = todo.map((i) => paths[i]);
+    let keyAt = perm === undefined ? todo.indexOf(at) : -1;
+    if (perm === undefined && keyAt < 0) keyAt = read.push(keyPath) - 1;
+    if (read.length > 0) {
+      // In the cache's types, as the merged columns are kept.
+      const got = await Promise.all(g.map((o) => readColumns(this.env, o, read, [], cctx)));
+      if (got.some((p) => p === null)) return null;
+      const parts = got as ColumnsRead[];
+      if (perm === undefined) {
+        const order = mergeOrder(
+          parts.map((p) => p.cols[keyAt]),
+          this.env.pool.layout.order,
+        );
+        if (order === null) return refused();
+        perm = order;
+        merges?.set(run, perm);
+      }
+      for (const [j, i] of todo.entries()) {
+        const c = mergeColumn(
+          parts.map((p) => p.cols[j]),
+          perm,
+        );
+        if (c === null) return null;
+        cols[i] = c;
+      }
+    }
+    // Shapes after the columns: a read of columns keeps the objects' row layouts.
+    const shapes = await Promise.all(g.map((o) => readShape(this.env, o, paths, shape, ctx)));
+    if (shapes.some((s) => s === null)) return null;
+    const merged = mergeShape(shapes as RecordShape[], perm!);
+    if (merged === null) return null;
+    for (const i of todo) cache.putColumn(run, paths[i], cols[i]!);
+    mergeCounts.merged++;
+    const types = new ScanTypes(cctx, ctx);
+    return {
+      n: perm!.part.length,
+      cols: cols.map((c) => c!.mapTypes((t) => types.get(t))),
+      shape: merged,
+    };
   }
 
   /** The object's columns, or null when its types need rows. */
@@ -604,6 +659,12 @@ export class VectorScan {
     const { shape, ctx, dicts } = this.opts;
     return decodeColumns(this.env, f, shape, ctx, dicts);
   }
+}
+
+/** A run whose columns were read but do not merge (counted for tests). */
+function refused(): null {
+  mergeCounts.refused++;
+  return null;
 }
 
 /** A read of an object's columns started ahead of its turn. */
@@ -652,6 +713,21 @@ export async function readColumns(
 ): Promise<ColumnsRead | null> {
   const f = await fetchColumns(env, o, paths);
   return f === null ? null : decodeColumns(env, f, shape, ctx, dicts);
+}
+
+/**
+ * An object's rows' shape, as readColumns of the paths gives it, reading
+ * none of their columns; null when its types need rows.
+ */
+async function readShape(
+  env: ColumnEnv,
+  o: DataObject,
+  paths: readonly (readonly string[])[],
+  shape: readonly string[],
+  ctx: TypeContext,
+): Promise<RecordShape | null> {
+  const f = await fetchColumns(env, o, []);
+  return f === null ? null : (await decodeColumns(env, f, shape, ctx, undefined, paths)).shape;
 }
 
 /** What fetchColumns found of an object's columns: some in the cache, the rest's stored segments. */
@@ -723,6 +799,8 @@ async function decodeColumns(
   shape: readonly string[],
   ctx: TypeContext,
   dicts?: readonly (readonly string[])[],
+  /** The paths the shape's fields are columns of (the ones read, unless given). */
+  shapePaths: readonly (readonly string[])[] = f.paths,
 ): Promise<ColumnsRead> {
   const { o, paths, plan, object, cols, todo, fetched } = f;
   const cache = env.cache;
@@ -793,6 +871,6 @@ async function decodeColumns(
     const types = new ScanTypes(cctx, ctx);
     out = out.map((c) => c.mapTypes((t) => types.get(t)));
   }
-  const colOf = (fld: string) => paths.findIndex((p) => p.length === 1 && p[0] === fld);
+  const colOf = (fld: string) => shapePaths.findIndex((p) => p.length === 1 && p[0] === fld);
   return { n, cols: out, shape: recordShape(plan, ctx, shape, colOf, rows.superOf, rows.nulls) };
 }

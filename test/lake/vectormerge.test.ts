@@ -57,6 +57,8 @@ const QUERIES = [
   'tail 9 | cut k, l, i',
   'sort v, i | head 5 | cut v, i, l',
   'has(e) | cut k, e',
+  'has(e) | cut e.b, e.a, k',
+  'summarize sum(e.a), count(e.b) by l',
   'count() by k',
 ];
 
@@ -188,4 +190,51 @@ test('a run of overlapping objects past the merge limits is read by rows, with t
   } finally {
     Object.assign(vectormerge.mergeLimits, saved);
   }
+});
+
+test('with the column cache on, a run keeps its merged columns and their dictionaries until one of its objects goes', async () => {
+  const off = await lakeWith('off', 'off', 0);
+  const cached = await lakeWith('on', 'cached', 64 << 20);
+  for (const lake of [off, cached]) {
+    await lake.createPool('p', { layout: { keys: [['k']] } });
+    for (let l = 0; l < 2; l++) {
+      const recs = Array.from(
+        { length: 300 },
+        (_, i) => `{k:${(i * 7 + l) % 50},l:${l},v:"v${i % 7}"}`,
+      );
+      await lake.load('p', 'main', arrayReader(parseValues(new TypeContext(), recs.join('\n'))));
+    }
+  }
+  const same = async (q: string) => {
+    const got = await run(cached, `from p | ${q}`);
+    expect({ q, got: got.out }).toEqual({ q, got: (await run(off, `from p | ${q}`)).out });
+    return got.stats;
+  };
+  const runs = () => [...cached.columnCache.objects()].filter((k) => k.includes('+'));
+  // Columns merged by one query serve the next, which merges only what it lacks.
+  await same('cut k, v');
+  const ordered = vectormerge.mergeCounts.orders;
+  for (const q of ['count() by v', 'count() by v', 'cut l, v', 'v == "v3" | cut k, l'])
+    await same(q);
+  expect(vectormerge.mergeCounts.orders).toBe(ordered);
+  expect(runs()).toHaveLength(1);
+  const [key] = runs();
+  for (const path of [['k'], ['l'], ['v']])
+    expect(cached.columnCache.column(key, path)).toBeDefined();
+  // The grouping built the merged column's dictionary, kept with it.
+  expect(cached.columnCache.column(key, ['v'])!.data.dict).not.toBeNull();
+  // Without the objects' own columns, the run's answer: no object is read again.
+  const pool = key.slice(0, key.indexOf('/'));
+  const ids = key.slice(pool.length + 1).split('+');
+  for (const id of ids) cached.columnCache.dropObject(`${pool}/${id}`);
+  await same('count() by v');
+  await same('cut k, l, v');
+  expect([...cached.columnCache.objects()]).toEqual([key]);
+  // An object of the run vacuumed takes the run's columns with it.
+  const objects = await cached.objects('p', 'main');
+  await cached.deleteObjects('p', 'main', [objects[0].id]);
+  await off.deleteObjects('p', 'main', [(await off.objects('p', 'main'))[0].id]);
+  expect(await cached.vacuum('p', 'main', false)).toHaveLength(1);
+  expect(runs()).toEqual([]);
+  await same('cut k, l, v');
 });
