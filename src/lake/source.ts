@@ -64,6 +64,7 @@ export class LakeSource {
       ...(req.range ? { range: req.range } : {}),
       index: req.index,
       end: req.end ?? null,
+      ...(req.limit !== undefined ? { limit: req.limit } : {}),
     });
     return { read: () => scan.read(), close: () => scan.close(), rows: scan.rows };
   }

@@ -127,8 +127,9 @@ describe.each([
     }
     // Without the column cache, every query that reads fields by columns
     // works the merge order out (not `count()`, which reads none, nor
-    // `yield this`, which reads whole values by rows); with it, once.
-    if (merged) expect(orders).toEqual({ on: QUERIES.length - 2, cached: 1 });
+    // `yield this`, which reads whole values by rows, nor `head 17`, which
+    // reads the run by rows to stop early); with it, once.
+    if (merged) expect(orders).toEqual({ on: QUERIES.length - 3, cached: 1 });
   });
 });
 
@@ -237,4 +238,42 @@ test('with the column cache on, a run keeps its merged columns and their diction
   expect(await cached.vacuum('p', 'main', false)).toHaveLength(1);
   expect(runs()).toEqual([]);
   await same('cut k, l, v');
+});
+
+test('a head that takes a few rows of a run reads it by rows, stopping early, unless the cache holds its merged columns', async () => {
+  const off = await lakeWith('off', 'off', 0);
+  const on = await lakeWith('on', 'on', 0);
+  const cached = await lakeWith('on', 'cached', 64 << 20);
+  for (const lake of [off, on, cached]) {
+    await lake.createPool('p', { layout: { keys: [['k']] } });
+    for (let l = 0; l < 2; l++) {
+      const recs = Array.from({ length: 400 }, (_, i) => record(l, i, `${(i * 7 + l) % 90}`));
+      await lake.load('p', 'main', arrayReader(parseValues(new TypeContext(), recs.join('\n'))));
+    }
+  }
+  // [query, lake, merged by columns]: the run holds 800 rows, a quarter is 200.
+  for (const [q, name, merged] of [
+    ['cut k, l, i | head 5', 'on', false],
+    ['head 7 | cut k, l, v', 'on', false],
+    ['head 200 | cut k, i', 'on', true],
+    ['cut k, i | head 201', 'on', true],
+    ['i > 3 | head 5 | cut k, i', 'on', true],
+    ['head 5 | cut k, l, i', 'cached', false],
+    ['cut k, l, i', 'cached', true],
+    ['head 5 | cut k, l, i', 'cached', true],
+    ['head 5 | cut k, v', 'cached', false],
+  ] as const) {
+    const lake = name === 'on' ? on : cached;
+    const before = vectormerge.mergeCounts.merged;
+    const got = await run(lake, `from p | ${q}`);
+    const want = await run(off, `from p | ${q}`);
+    expect({ q, name, got: got.out }).toEqual({ q, name, got: want.out });
+    expect({ q, name, merged: vectormerge.mergeCounts.merged > before }).toEqual({
+      q,
+      name,
+      merged,
+    });
+    // By rows, the scan stops within the first frames of the objects.
+    if (!merged) expect({ q, records: got.stats.recordsRead < 800 }).toEqual({ q, records: true });
+  }
 });

@@ -283,6 +283,18 @@ function plan(seq: dag.Seq): Plan | null {
 }
 
 /**
+ * At most how many rows the query takes from the scan: a head first, on
+ * columns or (after the scan's projection, which keeps every row) on rows;
+ * null where it may take them all.
+ */
+function scanLimit(p: Plan): number | null {
+  const first = p.steps[0];
+  if (first !== undefined) return first.kind === 'head' ? first.count : null;
+  const op = p.rest[0];
+  return op?.kind === 'Head' ? op.count : null;
+}
+
+/**
  * The paths whose columns' dictionaries a summarize will use (a single
  * key's, dcount's arguments'): a source that decodes columns on other
  * threads builds those there.
@@ -343,6 +355,7 @@ export function buildVectorized(b: Builder, seq: dag.Seq, mode: VectorMode): Ope
     const fields = [...new Set(pathList.map((x) => x[0]))];
     const index = indexFilter(scan.filter);
     const dicts = dictPaths(p.steps);
+    const limit = scanLimit(p);
     op = lake.scanVectors
       ? new VecSourceScan(
           ctx,
@@ -355,6 +368,7 @@ export function buildVectorized(b: Builder, seq: dag.Seq, mode: VectorMode): Ope
               index,
               end: scan.end ?? null,
               ...(dicts.length > 0 ? { dicts } : {}),
+              ...(limit !== null ? { limit } : {}),
             }),
           exprs,
           !liftedFilter,

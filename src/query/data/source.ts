@@ -128,6 +128,12 @@ export interface VectorScanRequest {
   dicts?: readonly (readonly string[])[];
   /** As ScanRequest.end. */
   end?: ScanEnd | null;
+  /**
+   * At most how many rows the query takes from the scan's front (a head
+   * with nothing before it that drops rows): a source may choose reads
+   * that stop early over reads that are faster whole.
+   */
+  limit?: number;
 }
 
 /** One piece of a scan by columns, in pool order. */
