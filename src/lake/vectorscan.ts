@@ -590,7 +590,9 @@ export class VectorScan {
     // The column cache off: every query reads the objects' columns and merges them.
     const withKey = at < 0 && paths.length > 0;
     const all = withKey ? [...paths, keyPath] : paths;
-    const read = await Promise.all(g.map((o) => readColumns(this.env, o, all, shape, ctx, dicts)));
+    const read = await Promise.all(
+      g.map((o) => readColumns(this.env, o, all, shape, ctx, { dicts })),
+    );
     if (read.some((p) => p === null)) return null;
     const parts = read as ColumnsRead[];
     // Reading no field, every row is the empty record (copies whose
@@ -631,8 +633,11 @@ export class VectorScan {
     let keyAt = perm === undefined ? todo.indexOf(at) : -1;
     if (perm === undefined && keyAt < 0) keyAt = read.push(keyPath) - 1;
     if (read.length > 0) {
-      // In the cache's types, as the merged columns are kept.
-      const got = await Promise.all(g.map((o) => readColumns(this.env, o, read, [], cctx)));
+      // In the cache's types, as the merged columns are kept (in place of
+      // the objects' own, which only another merge would use).
+      const got = await Promise.all(
+        g.map((o) => readColumns(this.env, o, read, [], cctx, { keep: false })),
+      );
       if (got.some((p) => p === null)) return null;
       const parts = got as ColumnsRead[];
       if (perm === undefined) {
@@ -671,7 +676,7 @@ export class VectorScan {
   /** The object's columns, or null when its types need rows. */
   private columns(o: DataObject): Promise<ColumnsRead | null> {
     const { paths, shape, ctx, dicts } = this.opts;
-    return readColumns(this.env, o, paths, shape, ctx, dicts);
+    return readColumns(this.env, o, paths, shape, ctx, { dicts });
   }
 
   /** The read a read started ahead gives: its own, or its fetch decoded (null: its types need rows). */
@@ -680,7 +685,7 @@ export class VectorScan {
     const f = await a.fetch;
     if (f === null) return null;
     const { shape, ctx, dicts } = this.opts;
-    return decodeColumns(this.env, f, shape, ctx, dicts);
+    return decodeColumns(this.env, f, shape, ctx, { dicts });
   }
 }
 
@@ -742,11 +747,23 @@ export async function readColumns(
   paths: readonly (readonly string[])[],
   shape: readonly string[],
   ctx: TypeContext,
-  /** Paths whose dictionaries the caller will use (built by a worker that decodes them). */
-  dicts?: readonly (readonly string[])[],
+  opts: DecodeOptions = {},
 ): Promise<ColumnsRead | null> {
   const f = await fetchColumns(env, o, paths);
-  return f === null ? null : decodeColumns(env, f, shape, ctx, dicts);
+  return f === null ? null : decodeColumns(env, f, shape, ctx, opts);
+}
+
+/** How decodeColumns decodes. */
+interface DecodeOptions {
+  /** Paths whose dictionaries the caller will use (built by a worker that decodes them). */
+  dicts?: readonly (readonly string[])[];
+  /** The paths the shape's fields are columns of (the ones read, unless given). */
+  shapePaths?: readonly (readonly string[])[];
+  /**
+   * Whether the columns decoded go to the column cache (default true);
+   * a merge keeps the merged columns instead (VectorScan.mergedCached).
+   */
+  keep?: boolean;
 }
 
 /**
@@ -761,7 +778,7 @@ async function readShape(
   ctx: TypeContext,
 ): Promise<RecordShape | null> {
   const f = await fetchColumns(env, o, []);
-  return f === null ? null : (await decodeColumns(env, f, shape, ctx, undefined, paths)).shape;
+  return f === null ? null : (await decodeColumns(env, f, shape, ctx, { shapePaths: paths })).shape;
 }
 
 /** What fetchColumns found of an object's columns: some in the cache, the rest's stored segments. */
@@ -832,10 +849,9 @@ async function decodeColumns(
   f: ColumnFetch,
   shape: readonly string[],
   ctx: TypeContext,
-  dicts?: readonly (readonly string[])[],
-  /** The paths the shape's fields are columns of (the ones read, unless given). */
-  shapePaths: readonly (readonly string[])[] = f.paths,
+  opts: DecodeOptions = {},
 ): Promise<ColumnsRead> {
+  const { dicts, shapePaths = f.paths, keep = true } = opts;
   const { o, paths, plan, object, cols, todo, fetched } = f;
   const cache = env.cache;
   const cctx = cache.enabled ? cache.ctx : ctx;
@@ -893,7 +909,7 @@ async function decodeColumns(
       }
       await Promise.all(pending);
       if (failures.size > 0) throw failures.get(Math.min(...failures.keys()));
-      for (const i of todo) cache.putColumn(object, paths[i], cols[i]!);
+      if (keep) for (const i of todo) cache.putColumn(object, paths[i], cols[i]!);
     } catch (e) {
       throw wrap(e, o, env.commit);
     }
