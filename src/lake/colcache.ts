@@ -61,15 +61,20 @@ export class ColumnCache extends ObjectCache<string, Entry> {
 
   /**
    * Drops the merged columns of the runs of overlapping objects that hold
-   * an object's rows (vectorscan.ts keeps them under the pool and the run's
-   * object IDs joined by '+'), as the object is dropped.
+   * rows of a pool's objects (vectorscan.ts keeps them under the pool and
+   * the run's object IDs joined by '+'), as the objects are dropped.
    */
-  dropRunsOf(object: string): void {
-    const slash = object.indexOf('/');
-    const pool = object.slice(0, slash + 1);
-    const id = object.slice(slash + 1);
+  dropRunsOf(poolId: string, ids: readonly string[]): void {
+    const prefix = `${poolId}/`;
+    const gone = new Set(ids);
     const runs = [...this.objects()].filter(
-      (k) => k.startsWith(pool) && k.includes('+') && k.slice(pool.length).split('+').includes(id),
+      (k) =>
+        k.startsWith(prefix) &&
+        k.includes('+') &&
+        k
+          .slice(prefix.length)
+          .split('+')
+          .some((id) => gone.has(id)),
     );
     for (const k of runs) this.dropObject(k);
   }

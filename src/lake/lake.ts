@@ -256,10 +256,10 @@ export class Lake {
       for (const id of e.objects) {
         this.cache.dropObject(`${e.pool_id}/${id}`);
         this.columnCache.dropObject(`${e.pool_id}/${id}`);
-        this.columnCache.dropRunsOf(`${e.pool_id}/${id}`);
         this.seekIndexes.delete(`${e.pool_id}/${id}`);
         this.vngLayouts.delete(`${e.pool_id}/${id}`);
       }
+      this.columnCache.dropRunsOf(e.pool_id, e.objects);
       this.indexReader.forgetObjects(e.pool_id, e.objects);
     } else if (e.name === 'pool-delete') {
       const id = Ksuid.mustParse(e.pool_id);

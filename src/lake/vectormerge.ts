@@ -90,7 +90,8 @@ function fitsColumn(cols: readonly Column[]): boolean {
   return bytes <= mergeLimits.columnBytes;
 }
 
-function refuse(): null {
+/** A run whose columns were read but do not merge (counted for tests). */
+export function refuse(): null {
   mergeCounts.refused++;
   return null;
 }

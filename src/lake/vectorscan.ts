@@ -52,6 +52,7 @@ import {
   mergeLimits,
   mergeColumn,
   mergeOrder,
+  refuse,
   mergeParts,
   mergeShape,
   alikeRows,
@@ -548,12 +549,13 @@ export class VectorScan {
    */
   private stopsEarly(g: DataObject[]): boolean {
     const limit = this.opts.limit;
-    if (limit === undefined) return false;
+    // A query that reads no field merges nothing (alikeRows).
+    if (limit === undefined || this.opts.paths.length === 0) return false;
     let rows = 0;
     for (const o of g) rows += o.count;
     if (limit * earlyStop.ratio >= rows) return false;
     const cache = this.env.cache;
-    if (!cache.enabled || this.opts.paths.length === 0) return true;
+    if (!cache.enabled) return true;
     const run = runKey(this.env.pool, g);
     return !this.opts.paths.every((p) => cache.has(run, pathKey(p)));
   }
@@ -603,7 +605,7 @@ export class VectorScan {
       parts.map((p) => p.cols[at < 0 ? paths.length : at]),
       this.env.pool.layout.order,
     );
-    if (perm === null) return refused();
+    if (perm === null) return refuse();
     return mergeParts(parts, perm, withKey ? paths.length : -1);
   }
 
@@ -645,7 +647,7 @@ export class VectorScan {
           parts.map((p) => p.cols[keyAt]),
           this.env.pool.layout.order,
         );
-        if (order === null) return refused();
+        if (order === null) return refuse();
         perm = order;
         merges?.set(run, perm);
       }
@@ -698,12 +700,6 @@ export const earlyStop = { ratio: 4 };
 /** The column cache's key of a run of overlapping objects: the pool and their IDs. */
 function runKey(pool: PoolConfig, g: readonly DataObject[]): string {
   return `${pool.id}/${g.map((o) => o.id.toString()).join('+')}`;
-}
-
-/** A run whose columns were read but do not merge (counted for tests). */
-function refused(): null {
-  mergeCounts.refused++;
-  return null;
 }
 
 /** A read of an object's columns started ahead of its turn. */

@@ -272,3 +272,61 @@ test('a head that takes a few rows of a run reads it by rows, stopping early, un
     if (!merged) expect({ q, records: got.stats.recordsRead < 800 }).toEqual({ q, records: true });
   }
 });
+
+test('kept merged columns serve queries over other fields, the merge order worked out again where it was dropped', async () => {
+  const off = await lakeWith('off', 'off', 0);
+  const cached = await lakeWith('on', 'cached', 64 << 20);
+  for (const lake of [off, cached]) {
+    await lake.createPool('p', { layout: { keys: [['k']], order: 'desc' } });
+    for (let l = 0; l < 3; l++) {
+      const recs = Array.from({ length: 300 }, (_, i) => record(l, i, `${(i * 7 + l) % 60}`));
+      await lake.load('p', 'main', arrayReader(parseValues(new TypeContext(), recs.join('\n'))));
+    }
+  }
+  // Each query finds some of its columns kept and some not, and no kept
+  // order: the key's column is read for the order, kept or not.
+  for (const q of [
+    'cut l, i',
+    'cut i, k',
+    'cut v, l, k',
+    'cut k, i, l, v',
+    'count() by v',
+    'cut n, v, i',
+    'cut i, n',
+  ]) {
+    cached['merges'].deleteWhere(() => true);
+    const got = (await run(cached, `from p | ${q}`)).out;
+    expect({ q, got }).toEqual({ q, got: (await run(off, `from p | ${q}`)).out });
+  }
+});
+
+test('kept merged columns of record types are mapped into each query’s types', async () => {
+  const off = await lakeWith('off', 'off', 0);
+  const cached = await lakeWith('on', 'cached', 64 << 20);
+  for (const lake of [off, cached]) {
+    // Another pool's types first, so the cache's type IDs are not the query's.
+    await lake.createPool('other', { layout: { keys: [['k']] } });
+    await lake.load(
+      'other',
+      'main',
+      arrayReader(parseValues(new TypeContext(), '{k:1,a:{b:"x",c:[1]}}\n{k:2,z:1.5}')),
+    );
+    await lake.createPool('p', { layout: { keys: [['k']] } });
+    for (const [l, from] of [
+      [0, 0],
+      [1, 0],
+      [2, 1000],
+    ]) {
+      const recs = Array.from(
+        { length: 200 },
+        (_, i) => `{k:${from + ((i * 7 + l) % 50)},v:{x:${i % 7}}}`,
+      );
+      await lake.load('p', 'main', arrayReader(parseValues(new TypeContext(), recs.join('\n'))));
+    }
+  }
+  await run(cached, 'from other | yield this');
+  for (const q of ['count() by v | sort v', 'count() by v | sort v', 'cut v | tail 3']) {
+    const got = (await run(cached, `from p | ${q}`)).out;
+    expect({ q, got }).toEqual({ q, got: (await run(off, `from p | ${q}`)).out });
+  }
+});
