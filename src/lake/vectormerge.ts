@@ -13,7 +13,7 @@
 
 import { ByteCompare, compareFnFor, SORTED_ALIKE } from '../zed/compare';
 import { ID, isFloat, Type } from '../zed/types';
-import { Column, ColumnData, RecordRecipe, RecordShape } from '../zed/vector';
+import { Column, ColumnData, copy32, RecordRecipe, RecordShape } from '../zed/vector';
 import { Value } from '../zed/value';
 import { Order } from './config';
 import { LRU } from './lru';
@@ -282,22 +282,33 @@ function gatherColumn(cols: readonly Column[], perm: Perm): Column {
   const n = part.length;
   let size = 0;
   for (const c of cols) size += c.data.off[c.n] - c.data.off[0];
-  const buf = Buffer.allocUnsafe(size);
+  // 32 bytes of slack for copy32, cut off at the end.
+  const buf = Buffer.allocUnsafe(size + 32);
   const off = new Int32Array(n + 1);
+  const out = new DataView(buf.buffer, buf.byteOffset, buf.length);
+  const views = cols.map((c) => c.data.view);
   let at = 0;
   for (let o = 0; o < n; o++) {
-    const d = cols[part[o]].data;
+    const p = part[o];
+    const d = cols[p].data;
     const r = row[o];
-    const a = d.off[r];
+    let a = d.off[r];
     const e = d.off[r + 1];
     off[o] = at;
-    if (e - a > 64) {
+    if (e - a <= 32 && a + 32 <= d.buf.length) {
+      copy32(out, at, views[p], a);
+      at += e - a;
+    } else if (e - a > 64) {
       d.buf.copy(buf, at, a, e);
       at += e - a;
-    } else for (let k = a; k < e; k++) buf[at++] = d.buf[k];
+    } else {
+      const v = views[p];
+      for (; a + 4 <= e; a += 4, at += 4) out.setUint32(at, v.getUint32(a));
+      for (; a < e; a++) buf[at++] = d.buf[a];
+    }
   }
   off[n] = at;
-  const data = new ColumnData(buf, off);
+  const data = new ColumnData(buf.subarray(0, at), off);
   // The types: one, or each part's mapped into their union.
   const first = cols[0].type;
   if (first !== null && cols.every((c) => c.type === first)) return Column.uniform(data, first);

@@ -4,7 +4,14 @@
 // the row engine (materialized) where a query leaves the vector engine.
 
 import { TypeContext } from '../../zed/context';
-import { Column, ColumnBuilder, ColumnData, RecordRecipe, VecBatch } from '../../zed/vector';
+import {
+  Column,
+  ColumnBuilder,
+  ColumnData,
+  copy32,
+  RecordRecipe,
+  VecBatch,
+} from '../../zed/vector';
 import { Type, TypeNull } from '../../zed/types';
 import { EMPTY, Value } from '../../zed/value';
 import { putUvarint, uvarintSize } from '../../zed/zcode';
@@ -223,23 +230,6 @@ function oneRecipe(
     else out[k - from] = new Value(t, buf, start, body);
   }
   return out;
-}
-
-/**
- * Copies the 32 bytes at sv's from to dv at o: runs of up to 32 bytes
- * in a fixed number of steps, as a loop over the run's length
- * mispredicts its end from row to row. Up to 31 bytes past the run are
- * written, which the records written after it overwrite.
- */
-function copy32(dv: DataView, o: number, sv: DataView, from: number): void {
-  dv.setInt32(o, sv.getInt32(from, true), true);
-  dv.setInt32(o + 4, sv.getInt32(from + 4, true), true);
-  dv.setInt32(o + 8, sv.getInt32(from + 8, true), true);
-  dv.setInt32(o + 12, sv.getInt32(from + 12, true), true);
-  dv.setInt32(o + 16, sv.getInt32(from + 16, true), true);
-  dv.setInt32(o + 20, sv.getInt32(from + 20, true), true);
-  dv.setInt32(o + 24, sv.getInt32(from + 24, true), true);
-  dv.setInt32(o + 28, sv.getInt32(from + 28, true), true);
 }
 
 /**
