@@ -382,7 +382,7 @@ export class VectorScan {
     private readonly opts: VectorScanOptions,
   ) {
     let rows = 0;
-    for (const g of groups) for (const o of g) rows += o.count;
+    for (const g of groups) rows += rowsOf(g);
     this.rows = rows;
   }
 
@@ -528,14 +528,12 @@ export class VectorScan {
    */
   private mergeable(g: DataObject[]): boolean {
     if (g.length < 2) return false;
-    let rows = 0;
     let bytes = 0;
     for (const o of g) {
       if (o.count === 0 || !this.env.use(o)) return false;
-      rows += o.count;
       bytes += o.size;
     }
-    return rows <= mergeLimits.rows && bytes <= mergeLimits.bytes;
+    return rowsOf(g) <= mergeLimits.rows && bytes <= mergeLimits.bytes;
   }
 
   /**
@@ -551,9 +549,7 @@ export class VectorScan {
     const limit = this.opts.limit;
     // A query that reads no field merges nothing (alikeRows).
     if (limit === undefined || this.opts.paths.length === 0) return false;
-    let rows = 0;
-    for (const o of g) rows += o.count;
-    if (limit * earlyStop.ratio >= rows) return false;
+    if (limit * earlyStop.ratio >= rowsOf(g)) return false;
     const cache = this.env.cache;
     if (!cache.enabled) return true;
     const run = runKey(this.env.pool, g);
@@ -589,7 +585,8 @@ export class VectorScan {
       (p) => p.length === keyPath.length && p.every((f, i) => f === keyPath[i]),
     );
     if (this.env.cache.enabled && paths.length > 0) return this.mergedCached(g, run, at, keyPath);
-    // The column cache off: every query reads the objects' columns and merges them.
+    // The column cache off (or no field read): every query reads the
+    // objects' columns and merges them.
     const withKey = at < 0 && paths.length > 0;
     const all = withKey ? [...paths, keyPath] : paths;
     const read = await Promise.all(
@@ -696,6 +693,13 @@ export class VectorScan {
  * run by rows, stopping early (VectorScan.stopsEarly).
  */
 export const earlyStop = { ratio: 4 };
+
+/** The rows of a group of objects. */
+function rowsOf(g: readonly DataObject[]): number {
+  let rows = 0;
+  for (const o of g) rows += o.count;
+  return rows;
+}
 
 /** The column cache's key of a run of overlapping objects: the pool and their IDs. */
 function runKey(pool: PoolConfig, g: readonly DataObject[]): string {

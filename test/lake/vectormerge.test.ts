@@ -73,6 +73,27 @@ async function lakeWith(mode: VectorScanMode, sub: string, cache: number): Promi
   return l;
 }
 
+/**
+ * Pool p, keyed by k, in each lake, loaded once for each l < loads with n
+ * records rec(l, i): loads over the same keys make one run of
+ * overlapping objects.
+ */
+async function loadRun(
+  lakes: Lake[],
+  loads: number,
+  n: number,
+  rec: (l: number, i: number) => string,
+  order: 'asc' | 'desc' = 'asc',
+): Promise<void> {
+  for (const lake of lakes) {
+    await lake.createPool('p', { layout: { keys: [['k']], order } });
+    for (let l = 0; l < loads; l++) {
+      const recs = Array.from({ length: n }, (_, i) => rec(l, i));
+      await lake.load('p', 'main', arrayReader(parseValues(new TypeContext(), recs.join('\n'))));
+    }
+  }
+}
+
 describe.each([
   ['asc', 2],
   ['asc', 3],
@@ -84,14 +105,7 @@ describe.each([
     const off = await lakeWith('off', 'off', 0);
     const on = await lakeWith('on', 'on', 0);
     const cached = await lakeWith('on', 'cached', 64 << 20);
-    for (const lake of [off, on, cached]) {
-      await lake.createPool('p', { layout: { keys: [['k']], order } });
-      // Loads over the same keys: one run of overlapping objects.
-      for (let l = 0; l < loads; l++) {
-        const recs = Array.from({ length: 400 }, (_, i) => record(l, i, key(l, i)));
-        await lake.load('p', 'main', arrayReader(parseValues(new TypeContext(), recs.join('\n'))));
-      }
-    }
+    await loadRun([off, on, cached], loads, 400, (l, i) => record(l, i, key(l, i)), order);
     const orders = { on: 0, cached: 0 };
     {
       for (const q of QUERIES) {
@@ -136,13 +150,7 @@ describe.each([
 test('a query that reads no field of records of one type takes the overlapping objects as they come', async () => {
   const off = await lakeWith('off', 'off', 0);
   const on = await lakeWith('on', 'on', 0);
-  for (const lake of [off, on]) {
-    await lake.createPool('p', { layout: { keys: [['k']] } });
-    for (let l = 0; l < 2; l++) {
-      const recs = Array.from({ length: 300 }, (_, i) => `{k:${(i * 7) % 40},l:${l}}`);
-      await lake.load('p', 'main', arrayReader(parseValues(new TypeContext(), recs.join('\n'))));
-    }
-  }
+  await loadRun([off, on], 2, 300, (l, i) => `{k:${(i * 7) % 40},l:${l}}`);
   for (const q of ['count()', 'l > 0 | count()', 'yield 1 | count()']) {
     const before = { ...vectormerge.mergeCounts };
     const got = (await run(on, `from p | ${q}`)).out;
@@ -160,13 +168,7 @@ test('a query that reads no field of records of one type takes the overlapping o
 test('a run of overlapping objects past the merge limits is read by rows, with the same answer', async () => {
   const off = await lakeWith('off', 'off', 0);
   const on = await lakeWith('on', 'on', 0);
-  for (const lake of [off, on]) {
-    await lake.createPool('p', { layout: { keys: [['k']] } });
-    for (let l = 0; l < 2; l++) {
-      const recs = Array.from({ length: 300 }, (_, i) => record(l, i, `${i % 40}`));
-      await lake.load('p', 'main', arrayReader(parseValues(new TypeContext(), recs.join('\n'))));
-    }
-  }
+  await loadRun([off, on], 2, 300, (l, i) => record(l, i, `${i % 40}`));
   const saved = { ...vectormerge.mergeLimits };
   try {
     // [limits, merged, refused after reading the columns]
@@ -196,16 +198,7 @@ test('a run of overlapping objects past the merge limits is read by rows, with t
 test('with the column cache on, a run keeps its merged columns and their dictionaries until one of its objects goes', async () => {
   const off = await lakeWith('off', 'off', 0);
   const cached = await lakeWith('on', 'cached', 64 << 20);
-  for (const lake of [off, cached]) {
-    await lake.createPool('p', { layout: { keys: [['k']] } });
-    for (let l = 0; l < 2; l++) {
-      const recs = Array.from(
-        { length: 300 },
-        (_, i) => `{k:${(i * 7 + l) % 50},l:${l},v:"v${i % 7}"}`,
-      );
-      await lake.load('p', 'main', arrayReader(parseValues(new TypeContext(), recs.join('\n'))));
-    }
-  }
+  await loadRun([off, cached], 2, 300, (l, i) => `{k:${(i * 7 + l) % 50},l:${l},v:"v${i % 7}"}`);
   const same = async (q: string) => {
     const got = await run(cached, `from p | ${q}`);
     expect({ q, got: got.out }).toEqual({ q, got: (await run(off, `from p | ${q}`)).out });
@@ -239,13 +232,7 @@ test('a head that takes a few rows of a run reads it by rows, stopping early, un
   const off = await lakeWith('off', 'off', 0);
   const on = await lakeWith('on', 'on', 0);
   const cached = await lakeWith('on', 'cached', 64 << 20);
-  for (const lake of [off, on, cached]) {
-    await lake.createPool('p', { layout: { keys: [['k']] } });
-    for (let l = 0; l < 2; l++) {
-      const recs = Array.from({ length: 400 }, (_, i) => record(l, i, `${(i * 7 + l) % 90}`));
-      await lake.load('p', 'main', arrayReader(parseValues(new TypeContext(), recs.join('\n'))));
-    }
-  }
+  await loadRun([off, on, cached], 2, 400, (l, i) => record(l, i, `${(i * 7 + l) % 90}`));
   // [query, lake, merged by columns]: the run holds 800 rows, a quarter is 200.
   for (const [q, name, merged] of [
     ['cut k, l, i | head 5', 'on', false],
@@ -276,13 +263,7 @@ test('a head that takes a few rows of a run reads it by rows, stopping early, un
 test('kept merged columns serve queries over other fields, the merge order worked out again where it was dropped', async () => {
   const off = await lakeWith('off', 'off', 0);
   const cached = await lakeWith('on', 'cached', 64 << 20);
-  for (const lake of [off, cached]) {
-    await lake.createPool('p', { layout: { keys: [['k']], order: 'desc' } });
-    for (let l = 0; l < 3; l++) {
-      const recs = Array.from({ length: 300 }, (_, i) => record(l, i, `${(i * 7 + l) % 60}`));
-      await lake.load('p', 'main', arrayReader(parseValues(new TypeContext(), recs.join('\n'))));
-    }
-  }
+  await loadRun([off, cached], 3, 300, (l, i) => record(l, i, `${(i * 7 + l) % 60}`), 'desc');
   // Each query finds some of its columns kept and some not, and no kept
   // order: the key's column is read for the order, kept or not.
   for (const q of [
@@ -311,19 +292,14 @@ test('kept merged columns of record types are mapped into each query’s types',
       'main',
       arrayReader(parseValues(new TypeContext(), '{k:1,a:{b:"x",c:[1]}}\n{k:2,z:1.5}')),
     );
-    await lake.createPool('p', { layout: { keys: [['k']] } });
-    for (const [l, from] of [
-      [0, 0],
-      [1, 0],
-      [2, 1000],
-    ]) {
-      const recs = Array.from(
-        { length: 200 },
-        (_, i) => `{k:${from + ((i * 7 + l) % 50)},v:{x:${i % 7}}}`,
-      );
-      await lake.load('p', 'main', arrayReader(parseValues(new TypeContext(), recs.join('\n'))));
-    }
   }
+  // Two loads over the same keys and a third past them: a run and an object.
+  await loadRun(
+    [off, cached],
+    3,
+    200,
+    (l, i) => `{k:${(l === 2 ? 1000 : 0) + ((i * 7 + l) % 50)},v:{x:${i % 7}}}`,
+  );
   await run(cached, 'from other | yield this');
   for (const q of ['count() by v | sort v', 'count() by v | sort v', 'cut v | tail 3']) {
     const got = (await run(cached, `from p | ${q}`)).out;
