@@ -7,16 +7,18 @@
 //
 // The merge is exact only where the key order is a total order that the
 // objects were sorted by: every key of every object one type that
-// compareValues orders as the sort does (not int8, not a float: a NaN has
-// no place), and no null key. Otherwise, and past mergeLimits, the caller
-// reads the objects by rows as before.
+// compareValues orders as the sort does (not int8; floats, but no NaN,
+// which equals every number and so has no place), and no null key.
+// Otherwise, and past mergeLimits, the caller reads the objects by rows as
+// before.
 
-import { ByteCompare, compareFnFor, SORTED_ALIKE } from '../zed/compare';
+import { ByteCompare, compareFnFor, isNaNKey, SORTED_ALIKE } from '../zed/compare';
 import { ID, isFloat, Type } from '../zed/types';
 import { Column, ColumnData, copy32, RecordRecipe, RecordShape } from '../zed/vector';
 import { Value } from '../zed/value';
 import { Order } from './config';
 import { LRU } from './lru';
+import { Segment } from '../formats/vng/metadata';
 
 /** One object's columns (the scan's paths), as readColumns gives them. */
 export interface ColumnsPart {
@@ -26,13 +28,26 @@ export interface ColumnsPart {
 }
 
 /**
- * The most one merge takes, in rows and in the objects' stored bytes: the
- * group's columns are all in memory at once, twice (as read, and merged),
- * where the row scan's merge streams. Larger groups are read by rows, and
- * so are groups whose merged column would pass columnBytes (its offsets
- * are int32s).
+ * The most one merge takes: bytes, what the columns it reads (the query's
+ * and the key's) hold decoded, by the copies' metadata (mergeBytes). A
+ * run's columns are all in memory at once, twice (as read, and merged),
+ * where the row scan's merge streams, so larger runs are read by rows; so
+ * are runs whose merged column would pass columnBytes (its offsets are
+ * int32s).
  */
-export const mergeLimits = { rows: 1 << 22, bytes: 128 << 20, columnBytes: 0x7fffffff };
+export const mergeLimits = { bytes: 256 << 20, columnBytes: 0x7fffffff };
+
+/**
+ * What a merge of objects holds for each object read: its columns'
+ * decoded bytes (segs: their segments), their offsets (4 bytes a row
+ * each), the merge order (6 bytes a row) and the key bodies' places
+ * while it is worked out (8).
+ */
+export function mergeBytes(segs: readonly Segment[], rows: number, cols: number): number {
+  let bytes = (4 * cols + 14) * rows;
+  for (const s of segs) bytes += s.memLength;
+  return bytes;
+}
 
 /**
  * Runs merged by columns, runs whose columns were read but did not merge,
@@ -131,35 +146,30 @@ export interface Perm {
   row: Int32Array;
 }
 
-/** Whether keys of type t merge exactly (see the header). */
+/** Whether keys of type t may merge exactly (see the header; floats if they hold no NaN). */
 export function mergeableKey(t: Type | null): t is Type {
-  if (t === null) return false;
-  const id = t.under.id;
-  return SORTED_ALIKE.has(id) && !isFloat(id);
+  return t !== null && SORTED_ALIKE.has(t.under.id);
 }
 
 /**
  * The merged order of the parts' rows: by key (descending for a desc
  * pool), then part, then row. Null where a key column is not of the one
- * mergeable type or holds a null.
+ * mergeable type or holds a null or a NaN.
  */
 export function mergeOrder(keys: readonly Column[], order: Order): Perm | null {
   mergeCounts.orders++;
   const t = keys[0].type;
   if (!mergeableKey(t) || keys.length > 0xffff) return null;
-  let n = 0;
-  for (const k of keys) {
-    if (k.type !== t) return null;
-    n += k.n;
-  }
+  if (keys.some((k) => k.type !== t)) return null;
   // Each row's body (offset, length) in its part's buffer.
   const v = Value.null();
+  const float = isFloat(t.under.id);
   const bodies = keys.map((k) => {
     const off = new Int32Array(k.n);
     const len = new Int32Array(k.n);
     for (let i = 0; i < k.n; i++) {
       k.at(i, v);
-      if (v.len < 0) return null;
+      if (v.len < 0 || (float && isNaNKey(t, v.buf, v.off, v.len))) return null;
       off[i] = v.off;
       len[i] = v.len;
     }
@@ -167,26 +177,67 @@ export function mergeOrder(keys: readonly Column[], order: Order): Perm | null {
   });
   if (bodies.some((b) => b === null)) return null;
   const bs = bodies as Bodies[];
-  const cmp = compareFnFor(t.under);
+  const id = t.under.id;
+  // Strings and bytes order as their bytes, compared four at a time: keys
+  // such as timestamps as strings share long prefixes.
+  const cmp = id === ID.String || id === ID.Bytes ? wordsAt(bs) : cmpAt(bs, compareFnFor(t.under));
   const sign = order === 'desc' ? -1 : 1;
-  if (bs.length === 2) {
-    const id = t.under.id;
-    const words = id === ID.String || id === ID.Bytes;
-    return twoWay(bs[0], bs[1], words ? wordsCompare(bs[0].buf, bs[1].buf) : cmp, sign);
-  }
-  const cur = new Int32Array(keys.length);
-  // A binary heap of the parts with rows left, least (key, part) on top.
-  const heap: number[] = [];
-  const less = (p: number, q: number): boolean => {
+  return bs.length === 2
+    ? twoWay(bs[0].off.length, bs[1].off.length, cmp, sign)
+    : kWay(bs, cmp, sign);
+}
+
+/** Compares row i of part p with row j of part q. */
+type PartCompare = (p: number, i: number, q: number, j: number) => number;
+
+function cmpAt(bs: readonly Bodies[], cmp: ByteCompare): PartCompare {
+  return (p, i, q, j) => {
     const a = bs[p];
     const b = bs[q];
-    const i = cur[p];
-    const j = cur[q];
-    const c = sign * cmp(a.buf, a.off[i], a.len[i], b.buf, b.off[j], b.len[j]);
+    return cmp(a.buf, a.off[i], a.len[i], b.buf, b.off[j], b.len[j]);
+  };
+}
+
+/** Key bodies in lexical order, as compareValues orders strings and bytes. */
+function wordsAt(bs: readonly Bodies[]): PartCompare {
+  const views = bs.map((b) => new DataView(b.buf.buffer, b.buf.byteOffset, b.buf.byteLength));
+  return (p, i, q, j) => {
+    const a = bs[p];
+    const b = bs[q];
+    const av = views[p];
+    const bv = views[q];
+    const ao = a.off[i];
+    const bo = b.off[j];
+    const al = a.len[i];
+    const bl = b.len[j];
+    const n = al < bl ? al : bl;
+    let k = 0;
+    for (; k + 4 <= n; k += 4) {
+      const x = av.getUint32(ao + k);
+      const y = bv.getUint32(bo + k);
+      if (x !== y) return x < y ? -1 : 1;
+    }
+    for (; k < n; k++) {
+      const x = av.getUint8(ao + k);
+      const y = bv.getUint8(bo + k);
+      if (x !== y) return x < y ? -1 : 1;
+    }
+    return al - bl;
+  };
+}
+
+/** mergeOrder of three parts or more: a binary heap of the parts with rows left, least (key, part) on top. */
+function kWay(bs: readonly Bodies[], cmp: PartCompare, sign: number): Perm {
+  const k = bs.length;
+  const cur = new Int32Array(k);
+  const ends = Int32Array.from(bs, (b) => b.off.length);
+  const heap = new Int32Array(k);
+  let m = 0;
+  const less = (p: number, q: number): boolean => {
+    const c = sign * cmp(p, cur[p], q, cur[q]);
     return c < 0 || (c === 0 && p < q);
   };
   const down = (at: number): void => {
-    const m = heap.length;
     for (;;) {
       const l = 2 * at + 1;
       let s = at;
@@ -199,47 +250,25 @@ export function mergeOrder(keys: readonly Column[], order: Order): Perm | null {
       at = s;
     }
   };
-  for (let p = 0; p < keys.length; p++) if (keys[p].n > 0) heap.push(p);
-  for (let i = (heap.length >> 1) - 1; i >= 0; i--) down(i);
+  let n = 0;
+  for (let p = 0; p < k; p++) {
+    n += ends[p];
+    if (ends[p] > 0) heap[m++] = p;
+  }
+  for (let i = (m >> 1) - 1; i >= 0; i--) down(i);
   const part = new Uint16Array(n);
   const row = new Int32Array(n);
   for (let o = 0; o < n; o++) {
     const p = heap[0];
     part[o] = p;
     row[o] = cur[p]++;
-    if (cur[p] === keys[p].n) {
-      const last = heap.pop()!;
-      if (heap.length === 0) continue;
-      heap[0] = last;
+    if (cur[p] === ends[p]) {
+      if (--m === 0) continue;
+      heap[0] = heap[m];
     }
     down(0);
   }
   return { part, row };
-}
-
-/**
- * Bytes of a (first) and b (second) in lexical order, as compareValues
- * orders strings and bytes, four at a time: keys such as timestamps as
- * strings share long prefixes.
- */
-function wordsCompare(a: Buffer, b: Buffer): ByteCompare {
-  const av = new DataView(a.buffer, a.byteOffset, a.byteLength);
-  const bv = new DataView(b.buffer, b.byteOffset, b.byteLength);
-  return (_a, ao, al, _b, bo, bl) => {
-    const n = al < bl ? al : bl;
-    let k = 0;
-    for (; k + 4 <= n; k += 4) {
-      const x = av.getUint32(ao + k);
-      const y = bv.getUint32(bo + k);
-      if (x !== y) return x < y ? -1 : 1;
-    }
-    for (; k < n; k++) {
-      const x = a[ao + k];
-      const y = b[bo + k];
-      if (x !== y) return x < y ? -1 : 1;
-    }
-    return al - bl;
-  };
 }
 
 /** A key column's bodies: each row's offset and length in buf. */
@@ -250,19 +279,15 @@ interface Bodies {
 }
 
 /** mergeOrder of two parts (the usual run: two loads over the same keys), without a heap. */
-function twoWay(a: Bodies, b: Bodies, cmp: ByteCompare, sign: number): Perm {
-  const na = a.off.length;
-  const nb = b.off.length;
+function twoWay(na: number, nb: number, cmp: PartCompare, sign: number): Perm {
   const part = new Uint16Array(na + nb);
   const row = new Int32Array(na + nb);
-  const { buf: ab, off: ao, len: al } = a;
-  const { buf: bb, off: bo, len: bl } = b;
   let i = 0;
   let j = 0;
   let o = 0;
   while (i < na && j < nb) {
     // On equal keys the first part's row goes first.
-    if (sign * cmp(ab, ao[i], al[i], bb, bo[j], bl[j]) <= 0) row[o++] = i++;
+    if (sign * cmp(0, i, 1, j) <= 0) row[o++] = i++;
     else {
       part[o] = 1;
       row[o++] = j++;

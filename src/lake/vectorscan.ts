@@ -49,6 +49,7 @@ import { vectorKey } from './vectors';
 import {
   mergeableKey,
   mergeCounts,
+  mergeBytes,
   mergeLimits,
   mergeColumn,
   mergeOrder,
@@ -523,17 +524,11 @@ export class VectorScan {
 
   /**
    * Whether a group of overlapping objects may be read by columns and
-   * merged (vectormerge.ts): each has a copy to read, and they are not too
-   * much to hold at once (mergeLimits).
+   * merged (vectormerge.ts): each has a copy to read (whether its columns
+   * are too much to hold at once, merged tells from the copies' metadata).
    */
   private mergeable(g: DataObject[]): boolean {
-    if (g.length < 2) return false;
-    let bytes = 0;
-    for (const o of g) {
-      if (o.count === 0 || !this.env.use(o)) return false;
-      bytes += o.size;
-    }
-    return rowsOf(g) <= mergeLimits.rows && bytes <= mergeLimits.bytes;
+    return g.length > 1 && g.every((o) => o.count > 0 && this.env.use(o));
   }
 
   /**
@@ -560,12 +555,27 @@ export class VectorScan {
    * A group of overlapping objects read by columns, merged in key order
    * with the key's column (read for it if the scan does not); null (read
    * by rows) where the copies' metadata do not show every object's key of
-   * one mergeable type, or their columns do not merge exactly.
+   * one mergeable type, or the columns with the key's hold more than
+   * mergeLimits.bytes decoded, or their columns do not merge exactly. A
+   * query that reads no field holds no column, whatever the run's size.
    */
   private async merged(g: DataObject[]): Promise<ColumnsRead | null> {
     const { paths, shape, ctx, dicts } = this.opts;
+    // Reading no field, every row is the empty record (copies whose
+    // records are null or not records aside): any order is the merged
+    // one, so the keys do not matter.
+    if (paths.length === 0) {
+      const read = await Promise.all(g.map((o) => readColumns(this.env, o, [], shape, ctx)));
+      return read.some((p) => p === null) ? null : alikeRows(read as ColumnsRead[]);
+    }
     const keyPath = primaryKey(this.env.pool.layout);
+    const at = paths.findIndex(
+      (p) => p.length === keyPath.length && p.every((f, i) => f === keyPath[i]),
+    );
+    const withKey = at < 0;
+    const all = withKey ? [...paths, keyPath] : paths;
     let id = -1;
+    let bytes = 0;
     for (const o of g) {
       // A null key sorts to one end, so it is an object's first or last.
       if (o.min.isNull || o.max.isNull) return null;
@@ -579,25 +589,19 @@ export class VectorScan {
       if (leaf === null || leaf.missing || !mergeableKey(leaf.type)) return null;
       if (id >= 0 && leaf.type.id !== id) return null;
       id = leaf.type.id;
+      const plan = planVectors(layout, all);
+      if (plan === null) return null;
+      bytes += mergeBytes(plan.segments, o.count, all.length);
     }
-    const run = runKey(this.env.pool, g);
-    const at = paths.findIndex(
-      (p) => p.length === keyPath.length && p.every((f, i) => f === keyPath[i]),
-    );
-    if (this.env.cache.enabled && paths.length > 0) return this.mergedCached(g, run, at, keyPath);
-    // The column cache off (or no field read): every query reads the
-    // objects' columns and merges them.
-    const withKey = at < 0 && paths.length > 0;
-    const all = withKey ? [...paths, keyPath] : paths;
+    if (bytes > mergeLimits.bytes) return null;
+    if (this.env.cache.enabled) return this.mergedCached(g, runKey(this.env.pool, g), at, keyPath);
+    // The column cache off: every query reads the objects' columns and
+    // merges them.
     const read = await Promise.all(
       g.map((o) => readColumns(this.env, o, all, shape, ctx, { dicts })),
     );
     if (read.some((p) => p === null)) return null;
     const parts = read as ColumnsRead[];
-    // Reading no field, every row is the empty record (copies whose
-    // records are null or not records have no key type): any order is
-    // the merged one.
-    if (paths.length === 0) return alikeRows(parts);
     const perm = mergeOrder(
       parts.map((p) => p.cols[at < 0 ? paths.length : at]),
       this.env.pool.layout.order,

@@ -2,7 +2,7 @@
 // must answer as the row scan's merge does, byte for byte: ties between
 // objects (the object listed first goes first), both pool orders, fields
 // of several types and record types, and the keys the merge refuses
-// (floats, several types, nulls), which are read by rows.
+// (NaNs, several types, nulls), which are read by rows.
 
 import { openLake } from '../../src/backend/open';
 import { Lake, VectorScanMode } from '../../src/lake/lake';
@@ -31,10 +31,21 @@ const KEYS: Record<string, { key: (l: number, i: number) => string; merged: bool
     key: (l, i) => `2024-01-01T00:00:${String((i + l) % 60).padStart(2, '0')}Z`,
     merged: true,
   },
-  float: { key: (l, i) => `${(i % 30) / 4}`, merged: false },
+  // Ties between -0 and 0 (equal keys, different bytes) within and across loads.
+  float: { key: (l, i) => floatKey((i * 7 + l) % 30, l + i, ''), merged: true },
+  float32: { key: (l, i) => floatKey((i * 3 + l) % 30, i, '(float32)'), merged: true },
+  // A NaN equals every number: no order to merge by.
+  nan: { key: (l, i) => (i === 150 + l ? 'NaN' : floatKey(i % 30, 0, '')), merged: false },
   mixed: { key: (l, i) => (i % 9 === 0 ? `"s${i % 5}"` : `${i % 20}`), merged: false },
   nulls: { key: (l, i) => (i % 13 === 0 ? 'null(int64)' : `${i % 25}`), merged: false },
 };
+
+/** The float n/4 - 3 in ZSON (with a decimal point), -0 where n/4 is 3 and odd is. */
+function floatKey(n: number, odd: number, cast: string): string {
+  const v = n / 4 - 3;
+  const z = v === 0 && odd % 2 === 1 ? '-0.' : Number.isInteger(v) ? `${v}.` : `${v}`;
+  return z + cast;
+}
 
 /** Record i of load l: a second record type, a field of several types, a null field. */
 function record(l: number, i: number, key: string): string {
@@ -171,24 +182,35 @@ test('a run of overlapping objects past the merge limits is read by rows, with t
   await loadRun([off, on], 2, 300, (l, i) => record(l, i, `${i % 40}`));
   const saved = { ...vectormerge.mergeLimits };
   try {
-    // [limits, merged, refused after reading the columns]
-    for (const [limits, merged, refused] of [
-      [{ rows: 599 }, false, false],
-      [{ bytes: 100 }, false, false],
+    // [limits, query, merged, refused after reading the columns]
+    for (const [limits, q, merged, refused] of [
+      [{ bytes: 100 }, 'cut k, l, i', false, false],
+      // Three columns' offsets and the merge's arrays (26 bytes a row)
+      // and the values pass 15,600 bytes; the key's alone (18 bytes a row
+      // and about 2 of values) do not.
+      [{ bytes: 26 * 600 }, 'cut k, l, i', false, false],
+      [{ bytes: 26 * 600 }, 'cut k', true, false],
       // A merged column too large for int32 offsets, found once read.
-      [{ columnBytes: 100 }, false, true],
-      [{}, true, false],
+      [{ columnBytes: 100 }, 'cut k, l, i', false, true],
+      [{}, 'cut k, l, i', true, false],
     ] as const) {
       Object.assign(vectormerge.mergeLimits, saved, limits);
       const before = { ...vectormerge.mergeCounts };
-      const q = 'from p | cut k, l, i';
-      expect((await run(on, q)).out).toEqual((await run(off, q)).out);
+      expect((await run(on, `from p | ${q}`)).out).toEqual((await run(off, `from p | ${q}`)).out);
       const after = vectormerge.mergeCounts;
       expect({
         limits,
+        q,
         merged: after.merged > before.merged,
         refused: after.refused > before.refused,
-      }).toEqual({ limits, merged, refused });
+      }).toEqual({ limits, q, merged, refused });
+      // A query that reads no field holds no column: the limits do not apply.
+      const count = { ...vectormerge.mergeCounts };
+      expect((await run(on, 'from p | count()')).out).toEqual(['600(uint64)']);
+      expect({ limits, merged: vectormerge.mergeCounts.merged - count.merged }).toEqual({
+        limits,
+        merged: 1,
+      });
     }
   } finally {
     Object.assign(vectormerge.mergeLimits, saved);
