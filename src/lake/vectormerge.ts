@@ -8,9 +8,10 @@
 // The merge is exact only where the key order is a total order that the
 // objects were sorted by: every key of every object one type that
 // compareValues orders as the sort does (not int8; floats, but no NaN,
-// which equals every number and so has no place), and no null key.
-// Otherwise, and past mergeLimits, the caller reads the objects by rows as
-// before.
+// which equals every number and so has no place), or null (after every
+// other key, as the row merge's compareValues puts it; before them in a
+// descending pool). Otherwise (a record without the key, too), and past
+// mergeLimits, the caller reads the objects by rows as before.
 
 import { ByteCompare, compareFnFor, isNaNKey, SORTED_ALIKE } from '../zed/compare';
 import { ID, isFloat, Type } from '../zed/types';
@@ -154,7 +155,7 @@ export function mergeableKey(t: Type | null): t is Type {
 /**
  * The merged order of the parts' rows: by key (descending for a desc
  * pool), then part, then row. Null where a key column is not of the one
- * mergeable type or holds a null or a NaN.
+ * mergeable type or holds a NaN.
  */
 export function mergeOrder(keys: readonly Column[], order: Order): Perm | null {
   mergeCounts.orders++;
@@ -169,7 +170,7 @@ export function mergeOrder(keys: readonly Column[], order: Order): Perm | null {
     const len = new Int32Array(k.n);
     for (let i = 0; i < k.n; i++) {
       k.at(i, v);
-      if (v.len < 0 || (float && isNaNKey(t, v.buf, v.off, v.len))) return null;
+      if (float && isNaNKey(t, v.buf, v.off, v.len)) return null;
       off[i] = v.off;
       len[i] = v.len;
     }
@@ -194,8 +195,16 @@ function cmpAt(bs: readonly Bodies[], cmp: ByteCompare): PartCompare {
   return (p, i, q, j) => {
     const a = bs[p];
     const b = bs[q];
-    return cmp(a.buf, a.off[i], a.len[i], b.buf, b.off[j], b.len[j]);
+    const al = a.len[i];
+    const bl = b.len[j];
+    if (al < 0 || bl < 0) return nullsLast(al, bl);
+    return cmp(a.buf, a.off[i], al, b.buf, b.off[j], bl);
   };
+}
+
+/** Two keys at least one of which is null (length -1) compared, nulls the greatest. */
+function nullsLast(al: number, bl: number): number {
+  return al < 0 ? (bl < 0 ? 0 : 1) : -1;
 }
 
 /** Key bodies in lexical order, as compareValues orders strings and bytes. */
@@ -210,6 +219,7 @@ function wordsAt(bs: readonly Bodies[]): PartCompare {
     const bo = b.off[j];
     const al = a.len[i];
     const bl = b.len[j];
+    if (al < 0 || bl < 0) return nullsLast(al, bl);
     const n = al < bl ? al : bl;
     let k = 0;
     for (; k + 4 <= n; k += 4) {
@@ -271,7 +281,7 @@ function kWay(bs: readonly Bodies[], cmp: PartCompare, sign: number): Perm {
   return { part, row };
 }
 
-/** A key column's bodies: each row's offset and length in buf. */
+/** A key column's bodies: each row's offset and length in buf (-1: null). */
 interface Bodies {
   buf: Buffer;
   off: Int32Array;

@@ -577,8 +577,6 @@ export class VectorScan {
     let id = -1;
     let bytes = 0;
     for (const o of g) {
-      // A null key sorts to one end, so it is an object's first or last.
-      if (o.min.isNull || o.max.isNull) return null;
       let layout: VngLayout;
       try {
         layout = await this.env.layout(o);

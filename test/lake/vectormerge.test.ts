@@ -1,8 +1,9 @@
 // Overlapping objects read by columns and merged by key (vectormerge.ts)
 // must answer as the row scan's merge does, byte for byte: ties between
 // objects (the object listed first goes first), both pool orders, fields
-// of several types and record types, and the keys the merge refuses
-// (NaNs, several types, nulls), which are read by rows.
+// of several types and record types, null keys, and the keys the merge
+// refuses (NaNs, several types, records without the key), which are read
+// by rows.
 
 import { openLake } from '../../src/backend/open';
 import { Lake, VectorScanMode } from '../../src/lake/lake';
@@ -37,7 +38,14 @@ const KEYS: Record<string, { key: (l: number, i: number) => string; merged: bool
   // A NaN equals every number: no order to merge by.
   nan: { key: (l, i) => (i === 150 + l ? 'NaN' : floatKey(i % 30, 0, '')), merged: false },
   mixed: { key: (l, i) => (i % 9 === 0 ? `"s${i % 5}"` : `${i % 20}`), merged: false },
-  nulls: { key: (l, i) => (i % 13 === 0 ? 'null(int64)' : `${i % 25}`), merged: false },
+  // Null keys go after the others (before them in a descending pool).
+  nulls: { key: (l, i) => (i % 13 === l ? 'null(int64)' : `${i % 25}`), merged: true },
+  nullStrings: {
+    key: (l, i) => (i % 11 === l ? 'null(string)' : `"s${(i * 7) % 25}"`),
+    merged: true,
+  },
+  // A record without the key: read by rows.
+  missing: { key: (l, i) => (i % 13 === l ? '' : `${i % 25}`), merged: false },
 };
 
 /** The float n/4 - 3 in ZSON (with a decimal point), -0 where n/4 is 3 and odd is. */
@@ -47,12 +55,12 @@ function floatKey(n: number, odd: number, cast: string): string {
   return z + cast;
 }
 
-/** Record i of load l: a second record type, a field of several types, a null field. */
+/** Record i of load l (without k where key is ''): a second record type, a field of several types, a null field. */
 function record(l: number, i: number, key: string): string {
   const v = i % 4 === 0 ? `"v${i % 7}"` : `${i % 11}`;
   const extra = i % 5 === 0 ? `,e:{a:${i},b:[${l}]}` : '';
   const n = i % 6 === 0 ? 'null(float64)' : `${i / 2}`;
-  return `{k:${key},l:${l},i:${i},v:${v},n:${n}${extra}}`;
+  return `{${key === '' ? '' : `k:${key},`}l:${l},i:${i},v:${v},n:${n}${extra}}`;
 }
 
 const QUERIES = [
