@@ -6,12 +6,13 @@
 // instead of building, merging and taking apart every record.
 //
 // The merge is exact only where the key order is a total order that the
-// objects were sorted by: every key of every object one type that
+// objects were sorted by: every record has the key, of one type that
 // compareValues orders as the sort does (not int8; floats, but no NaN,
 // which equals every number and so has no place), or null (after every
 // other key, as the row merge's compareValues puts it; before them in a
-// descending pool). Otherwise (a record without the key, too), and past
-// mergeLimits, the caller reads the objects by rows as before.
+// descending pool). Otherwise, and past mergeLimits, the caller reads the
+// objects by rows as before, except a query that reads no field, which
+// takes the rows as they come (alikeRows).
 
 import { ByteCompare, compareFnFor, isNaNKey, SORTED_ALIKE } from '../zed/compare';
 import { ID, isFloat, Type } from '../zed/types';
@@ -19,7 +20,6 @@ import { Column, ColumnData, copy32, RecordRecipe, RecordShape } from '../zed/ve
 import { Value } from '../zed/value';
 import { Order } from './config';
 import { LRU } from './lru';
-import { Segment } from '../formats/vng/metadata';
 
 /** One object's columns (the scan's paths), as readColumns gives them. */
 export interface ColumnsPart {
@@ -30,24 +30,22 @@ export interface ColumnsPart {
 
 /**
  * The most one merge takes: bytes, what the columns it reads (the query's
- * and the key's) hold decoded, by the copies' metadata (mergeBytes). A
- * run's columns are all in memory at once, twice (as read, and merged),
- * where the row scan's merge streams, so larger runs are read by rows; so
- * are runs whose merged column would pass columnBytes (its offsets are
- * int32s).
+ * and the key's) hold decoded, by the copies' metadata (mergeBytes). The
+ * row scan's merge streams, where a run's columns are all in memory at
+ * once, twice at the peak (as read, and merged), so larger runs are read
+ * by rows; so are runs whose merged column would pass columnBytes (its
+ * offsets are int32s).
  */
 export const mergeLimits = { bytes: 256 << 20, columnBytes: 0x7fffffff };
 
 /**
- * What a merge of objects holds for each object read: its columns'
- * decoded bytes (segs: their segments), their offsets (4 bytes a row
- * each), the merge order (6 bytes a row) and the key bodies' places
+ * What a merge holds for an object of rows rows read: its columns'
+ * decoded bytes (decoded, for cols columns), their offsets (4 bytes a
+ * row each), the merge order (6 bytes a row) and the key bodies' places
  * while it is worked out (8).
  */
-export function mergeBytes(segs: readonly Segment[], rows: number, cols: number): number {
-  let bytes = (4 * cols + 14) * rows;
-  for (const s of segs) bytes += s.memLength;
-  return bytes;
+export function mergeBytes(decoded: number, rows: number, cols: number): number {
+  return decoded + (4 * cols + 14) * rows;
 }
 
 /**
@@ -135,10 +133,15 @@ export function alikeRows(parts: readonly ColumnsPart[]): ColumnsPart | null {
  * Merge orders kept by run of objects (the pool and the objects' IDs, in
  * the group's order; objects do not change, so neither does their
  * merge), up to 64 MB of them (6 bytes a row, and an entry's key and
- * overhead), the least recently used dropped first.
+ * overhead), the least recently used dropped first. Null: the run's keys
+ * have no order to merge by (mergeOrder found a NaN), so its columns are
+ * not read again to find that out.
  */
-export function mergeCache(): LRU<string, Perm> {
-  return new LRU<string, Perm>(64 << 20, (p, run) => 6 * p.part.length + run.length + 256);
+export function mergeCache(): LRU<string, Perm | null> {
+  return new LRU<string, Perm | null>(
+    64 << 20,
+    (p, run) => (p === null ? 0 : 6 * p.part.length) + run.length + 256,
+  );
 }
 
 /** Where each row of a merge comes from: its part and its row there. */
@@ -154,8 +157,8 @@ export function mergeableKey(t: Type | null): t is Type {
 
 /**
  * The merged order of the parts' rows: by key (descending for a desc
- * pool), then part, then row. Null where a key column is not of the one
- * mergeable type or holds a NaN.
+ * pool; nulls last, first in a desc pool), then part, then row. Null
+ * where a key column is not of the one mergeable type or holds a NaN.
  */
 export function mergeOrder(keys: readonly Column[], order: Order): Perm | null {
   mergeCounts.orders++;

@@ -344,7 +344,7 @@ export interface ColumnEnv {
   /** Worker threads that decode big primitive columns (absent or disabled: in-thread). */
   decoder?: DecodePool;
   /** Merge orders of runs of overlapping objects, kept while the column cache is on (mergeCache). */
-  merges?: LRU<string, Perm>;
+  merges?: LRU<string, Perm | null>;
 }
 
 /** What a vector scan needs of its lake. */
@@ -524,8 +524,9 @@ export class VectorScan {
 
   /**
    * Whether a group of overlapping objects may be read by columns and
-   * merged (vectormerge.ts): each has a copy to read (whether its columns
-   * are too much to hold at once, merged tells from the copies' metadata).
+   * merged (vectormerge.ts): each has rows and a copy to read (whether its
+   * columns are too much to hold at once, merged tells from the copies'
+   * metadata).
    */
   private mergeable(g: DataObject[]): boolean {
     return g.length > 1 && g.every((o) => o.count > 0 && this.env.use(o));
@@ -568,6 +569,9 @@ export class VectorScan {
       const read = await Promise.all(g.map((o) => readColumns(this.env, o, [], shape, ctx)));
       return read.some((p) => p === null) ? null : alikeRows(read as ColumnsRead[]);
     }
+    const run = runKey(this.env.pool, g);
+    const merges = this.env.merges;
+    if (merges?.get(run) === null) return null;
     const keyPath = primaryKey(this.env.pool.layout);
     const at = paths.findIndex(
       (p) => p.length === keyPath.length && p.every((f, i) => f === keyPath[i]),
@@ -589,10 +593,10 @@ export class VectorScan {
       id = leaf.type.id;
       const plan = planVectors(layout, all);
       if (plan === null) return null;
-      bytes += mergeBytes(plan.segments, o.count, all.length);
+      bytes += mergeBytes(memLength(plan.segments), o.count, all.length);
     }
     if (bytes > mergeLimits.bytes) return null;
-    if (this.env.cache.enabled) return this.mergedCached(g, runKey(this.env.pool, g), at, keyPath);
+    if (this.env.cache.enabled) return this.mergedCached(g, run, at, keyPath);
     // The column cache off: every query reads the objects' columns and
     // merges them.
     const read = await Promise.all(
@@ -601,10 +605,13 @@ export class VectorScan {
     if (read.some((p) => p === null)) return null;
     const parts = read as ColumnsRead[];
     const perm = mergeOrder(
-      parts.map((p) => p.cols[at < 0 ? paths.length : at]),
+      parts.map((p) => p.cols[withKey ? paths.length : at]),
       this.env.pool.layout.order,
     );
-    if (perm === null) return refuse();
+    if (perm === null) {
+      merges?.set(run, null);
+      return refuse();
+    }
     return mergeParts(parts, perm, withKey ? paths.length : -1);
   }
 
@@ -629,7 +636,10 @@ export class VectorScan {
     cache.recount(run);
     const cols = paths.map((p) => cache.column(run, p));
     const todo = paths.flatMap((_, i) => (cols[i] === undefined ? [i] : []));
-    let perm = merges?.get(run);
+    const known = merges?.get(run);
+    // Another query may have found since that the keys have no order.
+    if (known === null) return null;
+    let perm = known;
     const read = todo.map((i) => paths[i]);
     let keyAt = perm === undefined ? todo.indexOf(at) : -1;
     if (perm === undefined && keyAt < 0) keyAt = read.push(keyPath) - 1;
@@ -646,7 +656,10 @@ export class VectorScan {
           parts.map((p) => p.cols[keyAt]),
           this.env.pool.layout.order,
         );
-        if (order === null) return refuse();
+        if (order === null) {
+          merges?.set(run, null);
+          return refuse();
+        }
         perm = order;
         merges?.set(run, perm);
       }
