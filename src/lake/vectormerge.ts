@@ -14,7 +14,8 @@
 // objects by rows as before, except a query that reads no field, which
 // takes the rows as they come (alikeRows).
 
-import { ByteCompare, compareFnFor, isNaNKey, SORTED_ALIKE } from '../zed/compare';
+import { ByteCompare, compareFnFor, SORTED_ALIKE } from '../zed/compare';
+import { decodeFloat } from '../zed/primitive';
 import { ID, isFloat, Type } from '../zed/types';
 import { Column, ColumnData, copy32, RecordRecipe, RecordShape } from '../zed/vector';
 import { Value } from '../zed/value';
@@ -165,26 +166,18 @@ export function mergeOrder(keys: readonly Column[], order: Order): Perm | null {
   const t = keys[0].type;
   if (!mergeableKey(t) || keys.length > 0xffff) return null;
   if (keys.some((k) => k.type !== t)) return null;
-  // Each row's body (offset, length) in its part's buffer.
-  const v = Value.null();
   const float = isFloat(t.under.id);
-  const bodies = keys.map((k) => {
-    const off = new Int32Array(k.n);
-    const len = new Int32Array(k.n);
-    for (let i = 0; i < k.n; i++) {
-      k.at(i, v);
-      if (float && isNaNKey(t, v.buf, v.off, v.len)) return null;
-      off[i] = v.off;
-      len[i] = v.len;
-    }
-    return { buf: k.data.buf, off, len };
-  });
+  const bodies = keys.map((k) => bodiesOf(k, float));
   if (bodies.some((b) => b === null)) return null;
   const bs = bodies as Bodies[];
   const id = t.under.id;
-  // Strings and bytes order as their bytes, compared four at a time: keys
-  // such as timestamps as strings share long prefixes.
-  const cmp = id === ID.String || id === ID.Bytes ? wordsAt(bs) : cmpAt(bs, compareFnFor(t.under));
+  // Strings and bytes order as their bytes, compared four at a time, from
+  // past the prefix every key shares (keys such as timestamps as strings
+  // share long ones).
+  const cmp =
+    id === ID.String || id === ID.Bytes
+      ? wordsAt(bs, sharedPrefix(bs))
+      : cmpAt(bs, compareFnFor(t.under));
   const sign = order === 'desc' ? -1 : 1;
   return bs.length === 2
     ? twoWay(bs[0].off.length, bs[1].off.length, cmp, sign)
@@ -205,13 +198,69 @@ function cmpAt(bs: readonly Bodies[], cmp: ByteCompare): PartCompare {
   };
 }
 
+/** A key column's bodies; null where one is a NaN (float: the keys are floats). */
+function bodiesOf(k: Column, float: boolean): Bodies | null {
+  const { buf, off: tagged } = k.data;
+  const n = k.n;
+  const off = new Int32Array(n);
+  const len = new Int32Array(n);
+  const v = Value.null();
+  for (let i = 0; i < n; i++) {
+    const tag = buf[tagged[i]];
+    if (tag < 0x80) {
+      // A one-byte tag: the length plus one, 0 for null.
+      off[i] = tagged[i] + 1;
+      len[i] = tag - 1;
+    } else {
+      k.at(i, v);
+      off[i] = v.off;
+      len[i] = v.len;
+    }
+    if (float && len[i] >= 0 && Number.isNaN(decodeFloat(buf, off[i], len[i]))) return null;
+  }
+  return { buf, off, len };
+}
+
+/**
+ * The length of the prefix every key of the parts shares (nulls aside):
+ * each part is sorted by its keys' bytes, so all its keys share the
+ * prefix its first and last share.
+ */
+function sharedPrefix(bs: readonly Bodies[]): number {
+  let ref: { buf: Buffer; off: number } | null = null;
+  let shared = 0;
+  for (const b of bs) {
+    // Nulls sort to one end.
+    let lo = 0;
+    while (lo < b.len.length && b.len[lo] < 0) lo++;
+    let hi = b.len.length - 1;
+    while (hi > lo && b.len[hi] < 0) hi--;
+    if (lo === b.len.length) continue;
+    for (const i of [lo, hi]) {
+      if (ref === null) {
+        ref = { buf: b.buf, off: b.off[i] };
+        shared = b.len[i];
+        continue;
+      }
+      const m = Math.min(shared, b.len[i]);
+      let k = 0;
+      while (k < m && b.buf[b.off[i] + k] === ref.buf[ref.off + k]) k++;
+      shared = k;
+    }
+  }
+  return shared;
+}
+
 /** Two keys at least one of which is null (length -1) compared, nulls the greatest. */
 function nullsLast(al: number, bl: number): number {
   return al < 0 ? (bl < 0 ? 0 : 1) : -1;
 }
 
-/** Key bodies in lexical order, as compareValues orders strings and bytes. */
-function wordsAt(bs: readonly Bodies[]): PartCompare {
+/**
+ * Key bodies in lexical order, as compareValues orders strings and bytes,
+ * from byte skip on (the prefix every key shares).
+ */
+function wordsAt(bs: readonly Bodies[], skip: number): PartCompare {
   const views = bs.map((b) => new DataView(b.buf.buffer, b.buf.byteOffset, b.buf.byteLength));
   return (p, i, q, j) => {
     const a = bs[p];
@@ -224,7 +273,7 @@ function wordsAt(bs: readonly Bodies[]): PartCompare {
     const bl = b.len[j];
     if (al < 0 || bl < 0) return nullsLast(al, bl);
     const n = al < bl ? al : bl;
-    let k = 0;
+    let k = skip;
     for (; k + 4 <= n; k += 4) {
       const x = av.getUint32(ao + k);
       const y = bv.getUint32(bo + k);

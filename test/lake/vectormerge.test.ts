@@ -28,6 +28,11 @@ const KEYS: Record<string, { key: (l: number, i: number) => string; merged: bool
     },
     merged: true,
   },
+  // Bodies past 126 bytes have tags of two bytes.
+  long: {
+    key: (l, i) => `"${'x'.repeat(120 + ((i * 5 + l) % 13))}${(i * 3 + l) % 17}"`,
+    merged: true,
+  },
   time: {
     key: (l, i) => `2024-01-01T00:00:${String((i + l) % 60).padStart(2, '0')}Z`,
     merged: true,
