@@ -598,21 +598,28 @@ export class VectorScan {
     if (bytes > mergeLimits.bytes) return null;
     if (this.env.cache.enabled) return this.mergedCached(g, run, at, keyPath);
     // The column cache off: every query reads the objects' columns and
-    // merges them.
+    // merges them, in the run's merge order where the lake keeps it (the
+    // key's column is then read only if the query reads it).
+    const known = merges?.get(run);
+    // Another query may have found since that the keys have no order.
+    if (known === null) return null;
+    const keyed = known === undefined && withKey;
     const read = await Promise.all(
-      g.map((o) => readColumns(this.env, o, all, shape, ctx, { dicts })),
+      g.map((o) => readColumns(this.env, o, keyed ? all : paths, shape, ctx, { dicts })),
     );
     if (read.some((p) => p === null)) return null;
     const parts = read as ColumnsRead[];
-    const perm = mergeOrder(
-      parts.map((p) => p.cols[withKey ? paths.length : at]),
-      this.env.pool.layout.order,
-    );
-    if (perm === null) {
-      merges?.set(run, null);
-      return refuse();
+    let perm = known;
+    if (perm === undefined) {
+      const order = mergeOrder(
+        parts.map((p) => p.cols[keyed ? paths.length : at]),
+        this.env.pool.layout.order,
+      );
+      merges?.set(run, order);
+      if (order === null) return refuse();
+      perm = order;
     }
-    return mergeParts(parts, perm, withKey ? paths.length : -1);
+    return mergeParts(parts, perm, keyed ? paths.length : -1);
   }
 
   /**
