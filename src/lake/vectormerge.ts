@@ -14,8 +14,7 @@
 // objects by rows as before, except a query that reads no field, which
 // takes the rows as they come (alikeRows).
 
-import { ByteCompare, compareFnFor, SORTED_ALIKE } from '../zed/compare';
-import { decodeFloat } from '../zed/primitive';
+import { ByteCompare, compareFnFor, isNaNKey, SORTED_ALIKE } from '../zed/compare';
 import { ID, isFloat, Type } from '../zed/types';
 import { Column, ColumnData, copy32, RecordRecipe, RecordShape } from '../zed/vector';
 import { Value } from '../zed/value';
@@ -166,8 +165,7 @@ export function mergeOrder(keys: readonly Column[], order: Order): Perm | null {
   const t = keys[0].type;
   if (!mergeableKey(t) || keys.length > 0xffff) return null;
   if (keys.some((k) => k.type !== t)) return null;
-  const float = isFloat(t.under.id);
-  const bodies = keys.map((k) => bodiesOf(k, float));
+  const bodies = keys.map((k) => bodiesOf(k, t));
   if (bodies.some((b) => b === null)) return null;
   const bs = bodies as Bodies[];
   const id = t.under.id;
@@ -198,8 +196,9 @@ function cmpAt(bs: readonly Bodies[], cmp: ByteCompare): PartCompare {
   };
 }
 
-/** A key column's bodies; null where one is a NaN (float: the keys are floats). */
-function bodiesOf(k: Column, float: boolean): Bodies | null {
+/** A key column's bodies (its keys of type t); null where one is a NaN. */
+function bodiesOf(k: Column, t: Type): Bodies | null {
+  const float = isFloat(t.under.id);
   const { buf, off: tagged } = k.data;
   const n = k.n;
   const off = new Int32Array(n);
@@ -216,7 +215,7 @@ function bodiesOf(k: Column, float: boolean): Bodies | null {
       off[i] = v.off;
       len[i] = v.len;
     }
-    if (float && len[i] >= 0 && Number.isNaN(decodeFloat(buf, off[i], len[i]))) return null;
+    if (float && isNaNKey(t, buf, off[i], len[i])) return null;
   }
   return { buf, off, len };
 }

@@ -570,8 +570,10 @@ export class VectorScan {
       return read.some((p) => p === null) ? null : alikeRows(read as ColumnsRead[]);
     }
     const run = runKey(this.env.pool, g);
-    const merges = this.env.merges;
-    if (merges?.get(run) === null) return null;
+    // The run's merge order where the lake keeps it; null: its keys have
+    // no order (a NaN).
+    const known = this.env.merges?.get(run);
+    if (known === null) return null;
     const keyPath = primaryKey(this.env.pool.layout);
     const at = paths.findIndex(
       (p) => p.length === keyPath.length && p.every((f, i) => f === keyPath[i]),
@@ -596,30 +598,30 @@ export class VectorScan {
       bytes += mergeBytes(memLength(plan.segments), o.count, all.length);
     }
     if (bytes > mergeLimits.bytes) return null;
-    if (this.env.cache.enabled) return this.mergedCached(g, run, at, keyPath);
+    if (this.env.cache.enabled) return this.mergedCached(g, run, known, at, keyPath);
     // The column cache off: every query reads the objects' columns and
-    // merges them, in the run's merge order where the lake keeps it (the
-    // key's column is then read only if the query reads it).
-    const known = merges?.get(run);
-    // Another query may have found since that the keys have no order.
-    if (known === null) return null;
+    // merges them, in the kept order where there is one (the key's column
+    // is then read only if the query reads it).
     const keyed = known === undefined && withKey;
     const read = await Promise.all(
       g.map((o) => readColumns(this.env, o, keyed ? all : paths, shape, ctx, { dicts })),
     );
     if (read.some((p) => p === null)) return null;
     const parts = read as ColumnsRead[];
-    let perm = known;
-    if (perm === undefined) {
-      const order = mergeOrder(
+    const perm =
+      known ??
+      this.mergeOrder(
+        run,
         parts.map((p) => p.cols[keyed ? paths.length : at]),
-        this.env.pool.layout.order,
       );
-      merges?.set(run, order);
-      if (order === null) return refuse();
-      perm = order;
-    }
-    return mergeParts(parts, perm, keyed ? paths.length : -1);
+    return perm === null ? null : mergeParts(parts, perm, keyed ? paths.length : -1);
+  }
+
+  /** The merge order of a run's key columns, kept by the lake (null too: no order, a NaN). */
+  private mergeOrder(run: string, keys: Column[]): Perm | null {
+    const perm = mergeOrder(keys, this.env.pool.layout.order);
+    this.env.merges?.set(run, perm);
+    return perm ?? refuse();
   }
 
   /**
@@ -633,19 +635,16 @@ export class VectorScan {
   private async mergedCached(
     g: DataObject[],
     run: string,
+    known: Perm | undefined,
     at: number,
     keyPath: readonly string[],
   ): Promise<ColumnsRead | null> {
     const { paths, shape, ctx } = this.opts;
     const cache = this.env.cache;
     const cctx = cache.ctx;
-    const merges = this.env.merges;
     cache.recount(run);
     const cols = paths.map((p) => cache.column(run, p));
     const todo = paths.flatMap((_, i) => (cols[i] === undefined ? [i] : []));
-    const known = merges?.get(run);
-    // Another query may have found since that the keys have no order.
-    if (known === null) return null;
     let perm = known;
     const read = todo.map((i) => paths[i]);
     let keyAt = perm === undefined ? todo.indexOf(at) : -1;
@@ -659,16 +658,12 @@ export class VectorScan {
       if (got.some((p) => p === null)) return null;
       const parts = got as ColumnsRead[];
       if (perm === undefined) {
-        const order = mergeOrder(
+        const order = this.mergeOrder(
+          run,
           parts.map((p) => p.cols[keyAt]),
-          this.env.pool.layout.order,
         );
-        if (order === null) {
-          merges?.set(run, null);
-          return refuse();
-        }
+        if (order === null) return null;
         perm = order;
-        merges?.set(run, perm);
       }
       for (const [j, i] of todo.entries()) {
         const c = mergeColumn(
