@@ -12,6 +12,7 @@
 // Text is written as bytes into a growing buffer; values are walked in
 // zcode form without building JS objects.
 
+import { encodeTypeValue } from '../../zed/context';
 import { formatFloatG } from '../../zed/floatfmt';
 import { formatIP, formatNet } from '../../zed/ipnet';
 import { quotedName, quotedTypeName } from '../../zed/names';
@@ -316,6 +317,20 @@ export class Formatter {
     if (this.typedefs.get(t.name) === t) return t.name;
     if (this.permanent !== null && this.permanent.get(t.name) === t) return t.name;
     return undefined;
+  }
+
+  /**
+   * A type value's definition of `name` (its encoding is buf[start, end))
+   * rebinds the name for the reader. Where the name's decorator meant
+   * another type, it is defined again at its next use: the reference
+   * keeps referring to it, and cannot read back what it wrote.
+   */
+  private redefined(name: string, buf: Uint8Array, start: number, end: number): void {
+    for (const defs of [this.typedefs, this.permanent]) {
+      const t = defs?.get(name);
+      if (t !== undefined && !encodeTypeValue(t).equals(buf.subarray(start, end)))
+        defs!.delete(name);
+    }
   }
 
   private saveType(t: TypeNamed): void {
@@ -858,12 +873,15 @@ export class Formatter {
         return off;
       case 37:
       case 38: {
+        const start = off - 1;
         const s = name();
         if (s === undefined) return trunc();
         out.utf8(s);
         if (code === 38) return off;
         out.byte(0x3d);
-        return this.formatTypeValue(indent, buf, off, end);
+        off = this.formatTypeValue(indent, buf, off, end);
+        this.redefined(s, buf, start, off);
+        return off;
       }
       default: {
         const p = primitiveById(code);
