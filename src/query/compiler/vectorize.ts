@@ -2,7 +2,8 @@
 // pool scan (or, with the vector engine forced on, any input) runs its
 // leading operators on columns (src/query/vector) as far as they can:
 // filters whose leaves each read one field, head, tail, and a summarize
-// whose keys and aggregate arguments are fields. At the first operator
+// whose keys and aggregate arguments are fields or expressions of one
+// field (computed as columns, VecCompute). At the first operator
 // that cannot (or after a summarize, whose output is new records), the
 // selected rows are materialized as records of the fields the rest of the
 // query reads, and the row engine takes over. A query whose rest reads
@@ -23,6 +24,7 @@ import {
   VecSourceScan,
   VecTail,
 } from '../vector/operator';
+import { ComputeSpec, VecCompute } from '../vector/compute';
 import { VecSort } from '../vector/sort';
 import { VecSummarize } from '../vector/summarize';
 import type { Builder } from './builder';
@@ -165,6 +167,17 @@ export function compileMatch(
   };
 }
 
+/**
+ * The one field path e reads into out (none for a constant): false where
+ * it reads more, or more than fields (exprPaths).
+ */
+function oneInput(e: dag.Expr, out: Map<string, string[]>): boolean {
+  const mine = new Map<string, string[]>();
+  if (!exprPaths(e, mine) || mine.size > 1) return false;
+  for (const [k, p] of mine) out.set(k, p);
+  return true;
+}
+
 /** A filter on columns, before compiling its leaves. */
 type PredPlan =
   | { kind: 'leaf'; path: string[] | null; expr: dag.Expr }
@@ -227,13 +240,13 @@ function plan(seq: dag.Seq): Plan | null {
     } else if (op.kind === 'Head' || op.kind === 'Tail') {
       steps.push({ kind: op.kind === 'Head' ? 'head' : 'tail', count: op.count });
     } else if (op.kind === 'Summarize') {
+      // Keys and arguments are fields, or expressions of one field
+      // (computed on its column, VecCompute).
       const inputs = new Map<string, string[]>();
       const ok =
-        op.keys.every((key) => key.rhs.kind === 'This' && exprPaths(key.rhs, inputs)) &&
+        op.keys.every((key) => oneInput(key.rhs, inputs)) &&
         op.aggs.every(
-          (a) =>
-            a.agg.where === null &&
-            (a.agg.expr === null || (a.agg.expr.kind === 'This' && exprPaths(a.agg.expr, inputs))),
+          (a) => a.agg.where === null && (a.agg.expr === null || oneInput(a.agg.expr, inputs)),
         );
       if (!ok) break;
       for (const [key, p] of inputs) paths.set(key, p);
@@ -403,17 +416,26 @@ export function buildVectorized(b: Builder, seq: dag.Seq, mode: VectorMode): Ope
         op = new VecTail(ctx, op, s.count);
         break;
       case 'summarize': {
-        const parent = op;
-        const col = (e: dag.Expr) => colOf.get(JSON.stringify((e as dag.This).path))!;
-        out = buildSummarize(
-          b,
-          s.op,
-          (opts) =>
-            new VecSummarize(ctx, parent, opts, {
-              keys: s.op.keys.map((key) => col(key.rhs)),
-              args: s.op.aggs.map((a) => (a.agg.expr === null ? null : col(a.agg.expr))),
-            }),
-        );
+        // A field's column, or one computed after the batch's own.
+        const specs: ComputeSpec[] = [];
+        const col = (e: dag.Expr): number => {
+          if (e.kind === 'This') return colOf.get(JSON.stringify(e.path))!;
+          const paths = new Map<string, string[]>();
+          exprPaths(e, paths);
+          const path = [...paths.values()][0];
+          specs.push(
+            path === undefined
+              ? { col: -1, expr: b.expr(e) }
+              : { col: colOf.get(JSON.stringify(path))!, expr: b.expr(onPath(e, path)) },
+          );
+          return pathList.length + specs.length - 1;
+        };
+        const inputs = {
+          keys: s.op.keys.map((key) => col(key.rhs)),
+          args: s.op.aggs.map((a) => (a.agg.expr === null ? null : col(a.agg.expr))),
+        };
+        const parent = specs.length > 0 ? new VecCompute(op, specs) : op;
+        out = buildSummarize(b, s.op, (opts) => new VecSummarize(ctx, parent, opts, inputs));
         break;
       }
       case 'sort': {

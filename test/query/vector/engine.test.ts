@@ -9,6 +9,8 @@ import { asideConfig, asideLeased } from '../../../src/query/aggregates/dcountas
 import { VecSort } from '../../../src/query/vector/sort';
 import { chunkedFrom, groupByDictAfter, VecSummarize } from '../../../src/query/vector/summarize';
 import { codeChunk } from '../../../src/query/aggregates/metrowasm';
+import { parseValues } from '../../../src/formats/zson';
+import { arrayReader } from '../../../src/query/runtime/ops/scan';
 import { zq } from '../helpers';
 
 /** A random field value as ZSON, or undefined for a missing field. */
@@ -35,7 +37,7 @@ const scalar = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom('error("boom")', 'error("missing")') },
 );
 
-const strings = fc.constantFrom('"a"', '"b"', '"c"', '"ab"', 'null(string)', '"a"', '"a"');
+const strings = fc.constantFrom('"a"', '"b"', '"c"', '"ab"', 'null(string)', '"a"', '"a"', '"A"');
 
 /** Records of a few fields; some columns keep one type, others mix. */
 const record = fc
@@ -112,13 +114,24 @@ const queries = [
   'count() by s | sort s',
   'i >= 0 | i <= 10 | count() by s',
   'where s | cut s',
+  // Keys and arguments computed from one field (VecCompute).
+  'count() by lower(s)',
+  'count() by len(s), i',
+  'sum(i*2), avg(a+1), max(-a) by s',
+  'min(len(s)), dcount(lower(s)) by upper(s)',
+  'count() by x:=1',
+  'count() by n.b+1',
+  'i > 2 | count() by lower(s)',
+  'count() by a % 2',
+  'count() by k:=s[0:1], typeof(a)',
+  'i > 0 | sum(a*a) by bucket(i, 5)',
 ];
 
 /** Records whose s is always a string (a column of one type): the filters' byte paths. */
 const uniform = fc.array(
   fc
     .record({
-      s: fc.constantFrom('"a"', '"b"', '""', 'null(string)', '"ab"', '"a"'),
+      s: fc.constantFrom('"a"', '"b"', '""', 'null(string)', '"ab"', '"a"', '"A"'),
       i: fc.integer({ min: 0, max: 9 }),
     })
     .map(({ s, i }) => `{s:${s},i:${i}}`),
@@ -145,6 +158,11 @@ const uniformQueries = [
   'count(), dcount(i) by s',
   'i > 4 | dcount(s) by i | sort i',
   's != "a" | dcount(i), dcount(s) by s',
+  // Computed by distinct value of s, with a dictionary of their own.
+  'count(), sum(i*2) by lower(s)',
+  'count() by upper(s), i % 3',
+  's != "a" | count() by len(s)',
+  'i > 4 | dcount(upper(s)) by s[0:1]',
 ];
 
 async function both(q: string, input: string, ctx?: () => QueryContext): Promise<void> {
@@ -314,5 +332,42 @@ test('the vector operators run where the query allows', async () => {
   } finally {
     filter.mockRestore();
     summ.mockRestore();
+  }
+});
+
+test('keys and arguments computed from one field run on columns, by distinct value where it repeats', async () => {
+  const summ = jest.spyOn(
+    VecSummarize.prototype as unknown as { feed(): Promise<boolean> },
+    'feed',
+  );
+  const byDict = jest.spyOn(
+    VecSummarize.prototype as unknown as { groupByDict(): number },
+    'groupByDict',
+  );
+  try {
+    const names = ['"a"', '"A"', '"b"', '"B"', 'null(string)', '"ab"', '"b"'];
+    const input = Array.from({ length: 3000 }, (_, i) => `{s:${names[i % 7]},i:${i % 11}}`);
+    const q = 'count(), sum(i*2) by lower(s) | sort this';
+    // Batches of 500 rows (zq's are of 3, whose values rarely repeat).
+    const run = (vector: 'on' | 'off') => {
+      const ctx = new QueryContext();
+      const inputs = [arrayReader(parseValues(ctx.zctx, input.join('\n')), 500)];
+      return zq(q, '', { vector, ctx, inputs });
+    };
+    const rows = await run('off');
+    expect(rows).toEqual([
+      '{lower:null(string),count:428(uint64),sum:4274}',
+      '{lower:"a",count:858(uint64),sum:8580}',
+      '{lower:"b",count:1286(uint64),sum:12850}',
+      '{lower:"ab",count:428(uint64),sum:4272}',
+    ]);
+    expect(summ).not.toHaveBeenCalled();
+    expect(await run('on')).toEqual(rows);
+    expect(summ).toHaveBeenCalled();
+    // The computed column came with a dictionary of its own.
+    expect(byDict).toHaveBeenCalled();
+  } finally {
+    summ.mockRestore();
+    byDict.mockRestore();
   }
 });
