@@ -322,6 +322,16 @@ export function buildDict(d: ColumnData, tix: Uint8Array | Uint16Array | Int32Ar
     const a = off[i];
     const len = off[i + 1] - a;
     const ti = tix === null ? 0 : tix[i];
+    if (i > 0 && a - off[i - 1] === len && (tix === null || tix[i - 1] === ti)) {
+      // The previous row's value again (runs: sorted keys, time buckets) needs no probe.
+      const b = a - len;
+      let k = 0;
+      while (k < len && buf[a + k] === buf[b + k]) k++;
+      if (k === len) {
+        codes[i] = codes[i - 1];
+        continue;
+      }
+    }
     const h = hashBytes(buf, a, len, ti) | 0;
     let s = h & mask;
     let code = -1;
@@ -372,6 +382,31 @@ export function buildDict(d: ColumnData, tix: Uint8Array | Uint16Array | Int32Ar
     index[q] = slots[j] - 1;
   }
   return new Dict(codes, rows.slice(0, count), index, d, tix);
+}
+
+/**
+ * The dictionary of a column whose rows' codes are known (codes, and
+ * rows: each code's first row), with its hash index made.
+ */
+export function dictOf(
+  d: ColumnData,
+  tix: Uint8Array | Uint16Array | Int32Array | null,
+  codes: Int32Array,
+  rows: Int32Array,
+): Dict {
+  const count = rows.length;
+  let keep = 1024;
+  while (keep < count * 2) keep <<= 1;
+  const index = new Int32Array(keep).fill(-1);
+  const { buf, off } = d;
+  for (let c = 0; c < count; c++) {
+    const r = rows[c];
+    const h = hashBytes(buf, off[r], off[r + 1] - off[r], tix === null ? 0 : tix[r]) | 0;
+    let q = h & (keep - 1);
+    while (index[q] >= 0) q = (q + 1) & (keep - 1);
+    index[q] = c;
+  }
+  return new Dict(codes, rows, index, d, tix);
 }
 
 /** buildDict's slots in a table of mask + 1 slots. */

@@ -316,9 +316,10 @@ export class Builder {
       const bad = checkArity(def, args.length);
       if (bad !== null) throw new CompileError(bad);
     } else {
-      const bad = checkArity(def, args.length);
+      const given = def.path !== undefined && e.given === true;
+      const bad = checkArity(def, args.length - (given ? 1 : 0));
       if (bad !== null) throw new CompileError(`${name}(): ${bad}`);
-      if (def.path !== undefined) args = [{ kind: 'This', path: [...def.path] }, ...args];
+      if (def.path !== undefined && !given) args = [{ kind: 'This', path: [...def.path] }, ...args];
     }
     let compiled: Expr[];
     try {

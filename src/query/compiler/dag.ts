@@ -87,6 +87,12 @@ export interface Call {
   kind: 'Call';
   name: string;
   args: Expr[];
+  /**
+   * For a function that reads a field of `this` itself (every: ts): the
+   * field is args[0], given (vectorize.ts evaluates the call on the
+   * field's column, `this` being the field's value).
+   */
+  given?: boolean;
 }
 
 /** A call of a user function. */

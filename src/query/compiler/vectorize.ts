@@ -10,6 +10,8 @@
 // whole values (they reach the output) stays on the row engine.
 
 import { lookupFunction, SHAPERS } from '../functions/registry';
+import { bucketFast } from '../functions/time';
+import { Value } from '../../zed/value';
 import { DataSource, VectorMode } from '../data/source';
 import { Operator } from '../runtime/operator';
 import { mayPass, PredicateEval, VecPredicate, VecFilter } from '../vector/filter';
@@ -69,7 +71,12 @@ function exprPaths(e: dag.Expr | null, out: Map<string, string[]>): boolean {
       return exprPaths(e.cond, out) && exprPaths(e.then, out) && exprPaths(e.else, out);
     case 'Call': {
       if (SHAPERS.has(e.name) || VOLATILE.has(e.name)) return false;
-      if (lookupFunction(e.name)?.path !== undefined) return false;
+      // A function that reads a field of `this` itself (every: ts) reads that field.
+      const implied = lookupFunction(e.name)?.path;
+      if (implied !== undefined) {
+        if (implied.length === 0) return false;
+        out.set(JSON.stringify(implied), [...implied]);
+      }
       return e.args.every((a) => exprPaths(a, out));
     }
     case 'Search':
@@ -97,6 +104,13 @@ function onPath(e: dag.Expr, path: readonly string[]): dag.Expr {
     const o = x as Record<string, unknown>;
     if (o.kind === 'This' && Array.isArray(o.path) && JSON.stringify(o.path) === key)
       return { kind: 'This', path: [] };
+    if (o.kind === 'Call' && !o.given) {
+      // every(1h) reads ts itself: give it `this` (the value of ts).
+      const call = o as unknown as dag.Call;
+      const implied = lookupFunction(call.name)?.path;
+      if (implied !== undefined && JSON.stringify(implied) === key)
+        return { ...call, args: [{ kind: 'This', path: [] }, ...call.args.map(walk)], given: true };
+    }
     // Values (literals) and types are kept as they are.
     if (
       o.kind === 'Literal' ||
@@ -176,6 +190,25 @@ function oneInput(e: dag.Expr, out: Map<string, string[]>): boolean {
   if (!exprPaths(e, mine) || mine.size > 1) return false;
   for (const [k, p] of mine) out.set(k, p);
   return true;
+}
+
+/**
+ * A quick form of e on the values of path, where there is one:
+ * bucket(path, <duration>) and every(<duration>) of ts.
+ */
+function fastOf(e: dag.Expr, path: readonly string[]): ((v: Value) => Value | null) | null {
+  if (e.kind !== 'Call') return null;
+  const [at, bin] =
+    e.name === 'every' && JSON.stringify(path) === '["ts"]'
+      ? [null, e.args[0]]
+      : e.name === 'bucket'
+        ? [e.args[0], e.args[1]]
+        : [null, undefined];
+  if (at !== null && (at.kind !== 'This' || JSON.stringify(at.path) !== JSON.stringify(path)))
+    return null;
+  return e.args.length === (at === null ? 1 : 2) && bin?.kind === 'Literal'
+    ? bucketFast(bin.value)
+    : null;
 }
 
 /** A filter on columns, before compiling its leaves. */
@@ -426,7 +459,11 @@ export function buildVectorized(b: Builder, seq: dag.Seq, mode: VectorMode): Ope
           specs.push(
             path === undefined
               ? { col: -1, expr: b.expr(e) }
-              : { col: colOf.get(JSON.stringify(path))!, expr: b.expr(onPath(e, path)) },
+              : {
+                  col: colOf.get(JSON.stringify(path))!,
+                  expr: b.expr(onPath(e, path)),
+                  fast: fastOf(e, path),
+                },
           );
           return pathList.length + specs.length - 1;
         };

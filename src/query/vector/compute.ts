@@ -16,13 +16,14 @@ import { EMPTY, Value } from '../../zed/value';
 import {
   buildDict,
   Column,
+  dictOf,
   ColumnBuilder,
   ColumnData,
   Dict,
   TypeNumbering,
   VecBatch,
 } from '../../zed/vector';
-import { Builder } from '../../zed/zcode';
+import { Builder, putUvarint } from '../../zed/zcode';
 import { Expr } from '../expr/expr';
 import { VecOperator } from './operator';
 
@@ -30,6 +31,11 @@ import { VecOperator } from './operator';
 export interface ComputeSpec {
   col: number;
   expr: Expr;
+  /**
+   * expr's answer for a value without evaluating it, where that is quick
+   * (bucket's common case, bucketFast), else null: then expr is evaluated.
+   */
+  fast?: ((v: Value) => Value | null) | null;
 }
 
 /**
@@ -73,7 +79,7 @@ export class VecCompute implements VecOperator {
       const d = c.dict();
       if (d.count < (b.sel === null ? b.n : b.sel.length)) return byDict(c, d, s.expr, this.v);
     }
-    return byRow(b, c, s.expr, this.v);
+    return byRow(b, c, s, this.v);
   }
 }
 
@@ -87,26 +93,142 @@ function constant(n: number, r: Value): Column {
 /**
  * expr of each selected row's value. A row not selected gets a null of
  * the next selected row's type (nothing reads it), so a column of one
- * result type stays a column of one type.
+ * result type stays a column of one type. Where the results take few
+ * distinct values (`bucket(ts, 1h)`, `i % 3`), the column gets a
+ * dictionary, its codes found as the rows are written (a run of one
+ * value costs a comparison with the row before), for the group-by to
+ * work per distinct value.
  */
-function byRow(b: VecBatch, c: Column, expr: Expr, v: Value): Column {
+function byRow(b: VecBatch, c: Column, s: ComputeSpec, v: Value): Column {
+  const expr = s.expr;
+  const fast = s.fast ?? null;
   const n = b.n;
   const sel = b.sel;
-  const out = new ColumnBuilder(n, n * 8);
   const m = sel === null ? n : sel.length;
-  let pending = 0;
-  let last: Type = TypeNull;
+  let buf: Buffer = Buffer.allocUnsafe(Math.max(64, n * 10));
+  const off = new Int32Array(n + 1);
+  const numbering = new TypeNumbering(n);
+  const codes = new RowCodes(n, Math.max(16, m >> 2));
+  let o = 0;
   let row = 0;
+  let last: Type = TypeNull;
   for (let k = 0; k < m; k++) {
     const i = sel === null ? k : sel[k];
-    const r = expr.eval(c.at(i, v));
-    for (pending += i - row; pending > 0; pending--) out.append(r.type, EMPTY, 0, -1);
-    out.append(r.type, r.buf, r.off, r.len);
-    last = r.type;
+    c.at(i, v);
+    const r = (fast !== null ? fast(v) : null) ?? expr.eval(v);
+    const t = r.type;
+    const len = r.len;
+    if (o + (i - row) + len + 10 > buf.length) buf = grow(buf, o, i - row + len + 10);
+    for (; row < i; row++) {
+      off[row] = o;
+      buf[o++] = 0;
+      numbering.set(row, t);
+      codes.add(row, t, buf, o - 1, o);
+    }
+    const at = o;
+    off[i] = o;
+    numbering.set(i, t);
+    if (len < 0) buf[o++] = 0;
+    else {
+      if (len < 127) buf[o++] = len + 1;
+      else o = putUvarint(buf, o, len + 1);
+      const src = r.buf;
+      const from = r.off;
+      if (len <= 16) for (let j = 0; j < len; j++) buf[o + j] = src[from + j];
+      else buf.set(src.subarray(from, from + len), o);
+      o += len;
+    }
+    codes.add(i, t, buf, at, o);
+    last = t;
     row = i + 1;
   }
-  for (pending += n - row; pending > 0; pending--) out.append(last, EMPTY, 0, -1);
-  return out.finish();
+  if (o + (n - row) > buf.length) buf = grow(buf, o, n - row);
+  for (; row < n; row++) {
+    off[row] = o;
+    buf[o++] = 0;
+    numbering.set(row, last);
+    codes.add(row, last, buf, o - 1, o);
+  }
+  off[n] = o;
+  const data = new ColumnData(buf.subarray(0, o), off);
+  const tix = numbering.typeIndex;
+  const rows = codes.rows();
+  if (rows !== null) data.dict = dictOf(data, tix, codes.codes, rows);
+  const types = numbering.types;
+  return tix === null ? Column.uniform(data, types[0]) : new Column(data, null, types, tix);
+}
+
+/**
+ * Codes of rows written one after another: the row before's again where
+ * the value is (type and tagged bytes), else looked up; given up past
+ * most distinct values, where a dictionary would not pay.
+ */
+class RowCodes {
+  readonly codes: Int32Array;
+  private readonly first: number[] = [];
+  private readonly seen = new Map<Type, Map<string, number>>();
+  private prevType: Type | null = null;
+  private prevAt = 0;
+  private prevEnd = 0;
+  private prevCode = -1;
+  private done = false;
+
+  constructor(
+    n: number,
+    private readonly most: number,
+  ) {
+    this.codes = new Int32Array(n);
+  }
+
+  /** Row i, of type t, is the tagged value buf[at, end). */
+  add(i: number, t: Type, buf: Buffer, at: number, end: number): void {
+    if (this.done) return;
+    let code = this.prevCode;
+    if (t !== this.prevType || !sameBytes(buf, this.prevAt, this.prevEnd, at, end)) {
+      let byType = this.seen.get(t);
+      if (byType === undefined) this.seen.set(t, (byType = new Map()));
+      const key = buf.toString('latin1', at, end);
+      const known = byType.get(key);
+      if (known !== undefined) code = known;
+      else {
+        // A new value in more than a quarter of the rows so far (past the first 64): given up.
+        if (this.first.length >= this.most || (i >= 64 && this.first.length * 4 > i)) {
+          this.done = true;
+          return;
+        }
+        code = this.first.length;
+        this.first.push(i);
+        byType.set(key, code);
+      }
+      this.prevType = t;
+      this.prevCode = code;
+    }
+    this.prevAt = at;
+    this.prevEnd = end;
+    this.codes[i] = code;
+  }
+
+  /** Each code's first row, or null where the codes were given up. */
+  rows(): Int32Array | null {
+    return this.done ? null : Int32Array.from(this.first);
+  }
+}
+
+/** Whether buf[b, bEnd) and buf[a, aEnd) hold the same bytes. */
+function sameBytes(buf: Buffer, b: number, bEnd: number, a: number, aEnd: number): boolean {
+  const len = aEnd - a;
+  if (bEnd - b !== len) return false;
+  for (let k = 0; k < len; k++) if (buf[a + k] !== buf[b + k]) return false;
+  return true;
+}
+
+/** buf with room for need more bytes past its first used. */
+function grow(buf: Buffer, used: number, need: number): Buffer {
+  let size = buf.length * 2;
+  while (size < used + need) size *= 2;
+  const nb = Buffer.allocUnsafe(size);
+  buf.copy(nb, 0, 0, used);
+  return nb;
 }
 
 /**

@@ -371,3 +371,32 @@ test('keys and arguments computed from one field run on columns, by distinct val
     byDict.mockRestore();
   }
 });
+
+test('every(d), which reads ts itself, answers the same on columns', async () => {
+  const ts = fc.oneof(
+    { weight: 6, arbitrary: fc.integer({ min: -20000, max: 20000 }).map((s) => `${s}`) },
+    { weight: 1, arbitrary: fc.constantFrom('null(time)', '"x"', '1s', 'missing') },
+  );
+  const rows = fc.array(
+    fc.tuple(ts, fc.integer({ min: 0, max: 3 })).map(([t, i]) => {
+      if (t === 'missing') return `{i:${i}}`;
+      const v = /^-?\d+$/.test(t) ? new Date(Number(t) * 1000).toISOString() : t;
+      return `{ts:${v},i:${i}}`;
+    }),
+    { maxLength: 40 },
+  );
+  const everyQueries = [
+    'count() by every(1h)',
+    'sum(i) by every(10m), i',
+    'count() by bucket(ts, 1h)',
+    'every(1h) == 1970-01-01T01:00:00Z | count()',
+    'i > 1 | count() by every(2h)',
+    'count() by every(1)',
+  ];
+  await fc.assert(
+    fc.asyncProperty(rows, fc.constantFrom(...everyQueries), async (vals, q) => {
+      await both(q, vals.join('\n'));
+    }),
+    { numRuns: 200 },
+  );
+});
