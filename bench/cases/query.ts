@@ -255,6 +255,15 @@ async function main(): Promise<void> {
       sql: 'SELECT query, count(*) AS c FROM {t} GROUP BY query ORDER BY c DESC LIMIT 10',
       target: 1,
     },
+    // A group-by on an expression of a field: its column computed once
+    // per distinct value (query/vector/compute.ts), not a target.
+    {
+      label: 'count(), sum(rtt) by lower(qtype_name)',
+      issue: '#14',
+      zed: 'count(), sum(rtt) by lower(qtype_name)',
+      sql: 'SELECT lower(qtype_name), count(*), sum(rtt) FROM {t} GROUP BY 1',
+      target: 1,
+    },
     {
       label: 'cut ts,query',
       issue: '#4',
