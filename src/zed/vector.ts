@@ -308,6 +308,26 @@ export function tagOffsets(buf: Uint8Array, n: number): Int32Array {
  * row, cost 5x as much on 1M rows of 20k distinct values).
  */
 export function buildDict(d: ColumnData, tix: Uint8Array | Uint16Array | Int32Array | null): Dict {
+  return dictBuild(d, tix, false)!;
+}
+
+/**
+ * buildDict where the values are few: null (given up early) once past
+ * the first 1024 rows more than a quarter of the rows seen have a value
+ * of their own, where a dictionary costs more than it saves.
+ */
+export function buildDictIfFew(
+  d: ColumnData,
+  tix: Uint8Array | Uint16Array | Int32Array | null,
+): Dict | null {
+  return dictBuild(d, tix, true);
+}
+
+function dictBuild(
+  d: ColumnData,
+  tix: Uint8Array | Uint16Array | Int32Array | null,
+  few: boolean,
+): Dict | null {
   const n = d.n;
   const buf = d.buf;
   const off = d.off;
@@ -351,6 +371,7 @@ export function buildDict(d: ColumnData, tix: Uint8Array | Uint16Array | Int32Ar
       s = (s + 1) & mask;
     }
     if (code < 0) {
+      if (few && i >= 1024 && count * 4 > i) return null;
       code = count++;
       if (code === rows.length) {
         const r = new Int32Array(rows.length * 2);
@@ -382,31 +403,6 @@ export function buildDict(d: ColumnData, tix: Uint8Array | Uint16Array | Int32Ar
     index[q] = slots[j] - 1;
   }
   return new Dict(codes, rows.slice(0, count), index, d, tix);
-}
-
-/**
- * The dictionary of a column whose rows' codes are known (codes, and
- * rows: each code's first row), with its hash index made.
- */
-export function dictOf(
-  d: ColumnData,
-  tix: Uint8Array | Uint16Array | Int32Array | null,
-  codes: Int32Array,
-  rows: Int32Array,
-): Dict {
-  const count = rows.length;
-  let keep = 1024;
-  while (keep < count * 2) keep <<= 1;
-  const index = new Int32Array(keep).fill(-1);
-  const { buf, off } = d;
-  for (let c = 0; c < count; c++) {
-    const r = rows[c];
-    const h = hashBytes(buf, off[r], off[r + 1] - off[r], tix === null ? 0 : tix[r]) | 0;
-    let q = h & (keep - 1);
-    while (index[q] >= 0) q = (q + 1) & (keep - 1);
-    index[q] = c;
-  }
-  return new Dict(codes, rows, index, d, tix);
 }
 
 /** buildDict's slots in a table of mask + 1 slots. */

@@ -1,10 +1,11 @@
 // Dictionaries of columns: equal values (tagged bytes and type) share a
 // code, codes count up in order of first appearance, and find() answers
-// for every value, across the table's growth.
+// for every value, across the table's growth; where asked, only for
+// columns of few values.
 // Numbers of float columns are read as the decoder reads them.
 
 import { TypeFloat16, TypeFloat32, TypeFloat64 } from '../../src/zed/types';
-import { buildDict, Column, ColumnData, tagOffsets } from '../../src/zed/vector';
+import { buildDict, buildDictIfFew, Column, ColumnData, tagOffsets } from '../../src/zed/vector';
 
 /** Tagged values end to end: null (undefined) or the bytes of a string. */
 function column(values: (string | undefined)[]): ColumnData {
@@ -67,6 +68,28 @@ test('a dictionary of one type (no type index)', () => {
   expect(Array.from(d.rows)).toEqual([0, 1, 3, 4]);
   expect(d.find(tagged('bb'), 0)).toBe(3);
   expect(d.find(tagged('c'), 0)).toBe(-1);
+});
+
+test('runs of a value share the code of the row before, but not across types or bytes', () => {
+  const values = ['a', 'a', 'a', 'b', 'b', 'a', 'ab', 'ba', 'ba', undefined, undefined, 'a'];
+  const tix = new Uint8Array([0, 0, 1, 1, 1, 0, 0, 0, 0, 0, 1, 0]);
+  const d = buildDict(column(values), tix);
+  expect(Array.from(d.codes)).toEqual([0, 0, 1, 2, 2, 0, 3, 4, 4, 5, 6, 0]);
+  expect(Array.from(d.rows)).toEqual([0, 2, 3, 6, 7, 9, 10]);
+});
+
+test('a dictionary only where the values are few', () => {
+  // A quarter of 4096 rows distinct: a dictionary, the same as buildDict's.
+  const few = Array.from({ length: 4096 }, (_, i) => `v${(i * 31) % 1000}`);
+  const d = buildDictIfFew(column(few), null)!;
+  const all = buildDict(column(few), null);
+  expect(d.count).toBe(1000);
+  expect(Array.from(d.codes)).toEqual(Array.from(all.codes));
+  expect(Array.from(d.rows)).toEqual(Array.from(all.rows));
+  // Past the first 1024 rows, more than a quarter of them distinct: none.
+  const many = Array.from({ length: 4096 }, (_, i) => `v${(i * 31) % 1200}`);
+  expect(buildDictIfFew(column(many), null)).toBeNull();
+  expect(buildDict(column(many), null).count).toBe(1200);
 });
 
 describe('numbers of a float column', () => {
