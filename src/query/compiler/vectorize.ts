@@ -194,21 +194,22 @@ function oneInput(e: dag.Expr, out: Map<string, string[]>): boolean {
 
 /**
  * A quick form of e on the values of path, where there is one:
- * bucket(path, <duration>) and every(<duration>) of ts.
+ * bucket(path, <duration>), and every(<duration>) where path is the
+ * field it reads (ts).
  */
 function fastOf(e: dag.Expr, path: readonly string[]): ((v: Value) => Value | null) | null {
   if (e.kind !== 'Call') return null;
-  const [at, bin] =
-    e.name === 'every' && JSON.stringify(path) === '["ts"]'
-      ? [null, e.args[0]]
-      : e.name === 'bucket'
-        ? [e.args[0], e.args[1]]
-        : [null, undefined];
-  if (at !== null && (at.kind !== 'This' || JSON.stringify(at.path) !== JSON.stringify(path)))
-    return null;
-  return e.args.length === (at === null ? 1 : 2) && bin?.kind === 'Literal'
-    ? bucketFast(bin.value)
-    : null;
+  const key = JSON.stringify(path);
+  let bin: dag.Expr;
+  if (e.name === 'every' && e.args.length === 1) {
+    if (JSON.stringify(lookupFunction('every')?.path) !== key) return null;
+    bin = e.args[0];
+  } else if (e.name === 'bucket' && e.args.length === 2) {
+    const at = e.args[0];
+    if (at.kind !== 'This' || JSON.stringify(at.path) !== key) return null;
+    bin = e.args[1];
+  } else return null;
+  return bin.kind === 'Literal' ? bucketFast(bin.value) : null;
 }
 
 /** A filter on columns, before compiling its leaves. */
