@@ -443,3 +443,41 @@ test('cuts of one-type columns are built from the columns, as the row engine cut
     recipe.mockRestore();
   }
 });
+
+test('keys and arguments computed from a field answer as the row engine over a pool, first and cached', async () => {
+  const on = await lakeWith('on', 'computed', 64 << 20);
+  const off = await lakeWith('off', 'computed-off');
+  // 3000 records over 50 hours, in objects of a few hundred rows each.
+  const recs = Array.from({ length: 3000 }, (_, i) => {
+    const ts = new Date(Date.UTC(2024, 0, 1) + i * 60_000).toISOString();
+    const k = i % 13 === 0 ? 'null(string)' : `"${i % 2 ? 'K' : 'k'}${(i * 37) % 600}"`;
+    return `{ts:${ts},k:${k},h:"${i % 3 ? 'h' : 'H'}${i % 41}",n:${i % 10}}`;
+  });
+  await loadDnsObjects(6_000, recs.join('\n'), on, off);
+  const feed = jest.spyOn(VecSummarize.prototype as unknown as { feed(): unknown }, 'feed');
+  try {
+    for (const q of [
+      'count() by lower(k) | sort this',
+      // h repeats within an object: lower(h) once per distinct h, "h1" and "H1" one group.
+      'count(), sum(n) by lower(h) | sort this',
+      'count(), sum(n*2) by every(1h) | sort this',
+      'n > 2 | sum(n) by bucket(ts, 3h), upper(h) | sort this',
+      'max(len(k)), dcount(lower(k)) by h | sort this',
+    ]) {
+      const want = (await run(off, `from dns | ${q}`)).out;
+      expect(want.length).toBeGreaterThan(3);
+      for (const pass of ['first', 'cached']) {
+        feed.mockClear();
+        const got = await run(on, `from dns | ${q}`);
+        expect({ q, pass, out: got.out }).toEqual({ q, pass, out: want });
+        expect({ q, pass, onColumns: feed.mock.calls.length > 0 }).toEqual({
+          q,
+          pass,
+          onColumns: true,
+        });
+      }
+    }
+  } finally {
+    feed.mockRestore();
+  }
+});
