@@ -7,11 +7,13 @@
 // field's values, so the answer is the row engine's, value for value.
 //
 // Where the field's values repeat (strings, or a column with a dictionary
-// already), the expression is evaluated once per distinct value, and the
-// computed column comes with its own dictionary, made from those results:
-// a group-by on it then works per distinct value too.
+// already) and are few, the expression is evaluated once per distinct
+// value, and the computed column comes with its own dictionary, made from
+// those results; otherwise it is evaluated row by row, and the column gets
+// a dictionary where its values turn out few. Either way a group-by on it
+// then works per distinct value too.
 
-import { ID, Type, TypeNull } from '../../zed/types';
+import { Type, TypeNull } from '../../zed/types';
 import { EMPTY, Value } from '../../zed/value';
 import {
   buildDict,
@@ -25,6 +27,7 @@ import {
 } from '../../zed/vector';
 import { Builder, putUvarint } from '../../zed/zcode';
 import { Expr } from '../expr/expr';
+import { isStringy } from './filter';
 import { VecOperator } from './operator';
 
 /** A column to compute: expr of column col's values (col -1: of no field, a constant). */
@@ -44,7 +47,7 @@ export interface ComputeSpec {
  */
 function repeats(c: Column): boolean {
   const t = c.type;
-  return c.data.dict !== null || (t !== null && t.under.id >= ID.Bytes && t.under.id <= ID.Type);
+  return c.data.dict !== null || (t !== null && isStringy(t.under.id));
 }
 
 /** Adds a column per spec to each batch, after the batch's own. */

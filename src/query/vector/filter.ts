@@ -208,7 +208,7 @@ function predicate(c: Column, pred: Predicate, rows: Int32Array, out: Int8Array,
 }
 
 /** Type IDs whose values repeat and compare slowly: bytes, strings, IPs, nets, types. */
-function isStringy(id: number): boolean {
+export function isStringy(id: number): boolean {
   return id >= ID.Bytes && id <= ID.Type;
 }
 
