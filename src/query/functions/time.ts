@@ -68,6 +68,16 @@ class BinCache {
   private readonly buf = Buffer.alloc(8);
   private len = 0;
 
+  /**
+   * The start of the bin of a time or duration v (not null), of its
+   * type; null for other values and where lookup gives none.
+   */
+  quick(v: Value, bin: number, out: Scratch): Value | null {
+    const tid = v.type.under.id;
+    if (tid !== ID.Time && tid !== ID.Duration) return null;
+    return this.lookup(v.buf, v.off, v.len, bin, out, tid === ID.Time ? TypeTime : TypeDuration);
+  }
+
   /** The start of t's bin, or null when t is negative or not in int64 form. */
   lookup(buf: Buffer, off: number, len: number, bin: number, out: Scratch, t: Type): Value | null {
     if (len > 8 || (len > 0 && (buf[off] & 1) === 1) || !(bin > 0)) return null;
@@ -125,12 +135,9 @@ function bucket(name: string) {
     const cache = new BinCache();
     return ([ts, binv]) => {
       if (ts.len < 0 || binv.len < 0) return out.null(TypeTime);
-      const tid = ts.type.under.id;
-      if (binv.type === TypeDuration && binv.len <= 6 && (tid === ID.Time || tid === ID.Duration)) {
+      if (binv.type === TypeDuration && binv.len <= 6) {
         // The common case: a time and a short duration.
-        const tt = tid === ID.Time ? TypeTime : TypeDuration;
-        const bin = decodeInt(binv.buf, binv.off, binv.len);
-        const r = cache.lookup(ts.buf, ts.off, ts.len, bin, out, tt);
+        const r = cache.quick(ts, decodeInt(binv.buf, binv.off, binv.len), out);
         if (r !== null) return r;
       }
       let bin: bigint;
@@ -166,12 +173,7 @@ export function bucketFast(bin: Value): ((v: Value) => Value | null) | null {
   const ns = decodeInt(bin.buf, bin.off, bin.len);
   const cache = new BinCache();
   const out = new Scratch();
-  return (v) => {
-    if (v.len < 0) return null;
-    const tid = v.type.under.id;
-    if (tid !== ID.Time && tid !== ID.Duration) return null;
-    return cache.lookup(v.buf, v.off, v.len, ns, out, tid === ID.Time ? TypeTime : TypeDuration);
-  };
+  return (v) => (v.len < 0 ? null : cache.quick(v, ns, out));
 }
 
 registerFunction('bucket', bucket('bucket'));

@@ -22,10 +22,8 @@ import {
   ColumnBuilder,
   ColumnData,
   Dict,
-  TypeNumbering,
   VecBatch,
 } from '../../zed/vector';
-import { Builder, putUvarint } from '../../zed/zcode';
 import { Expr } from '../expr/expr';
 import { isStringy } from './filter';
 import { VecOperator } from './operator';
@@ -110,60 +108,22 @@ function byRow(b: VecBatch, c: Column, s: ComputeSpec, v: Value): Column {
   const n = b.n;
   const sel = b.sel;
   const m = sel === null ? n : sel.length;
-  let buf: Buffer = Buffer.allocUnsafe(Math.max(64, n * 10));
-  const off = new Int32Array(n + 1);
-  const numbering = new TypeNumbering(n);
-  let o = 0;
+  const out = new ColumnBuilder(n, n * 10);
   let row = 0;
   let last: Type = TypeNull;
   for (let k = 0; k < m; k++) {
     const i = sel === null ? k : sel[k];
     c.at(i, v);
     const r = (fast !== null ? fast(v) : null) ?? expr.eval(v);
-    const t = r.type;
-    const len = r.len;
-    if (o + (i - row) + len + 10 > buf.length) buf = grow(buf, o, i - row + len + 10);
-    for (; row < i; row++) {
-      off[row] = o;
-      buf[o++] = 0;
-      numbering.set(row, t);
-    }
-    off[i] = o;
-    numbering.set(i, t);
-    if (len < 0) buf[o++] = 0;
-    else {
-      if (len < 127) buf[o++] = len + 1;
-      else o = putUvarint(buf, o, len + 1);
-      const src = r.buf;
-      const from = r.off;
-      if (len <= 16) for (let j = 0; j < len; j++) buf[o + j] = src[from + j];
-      else buf.set(src.subarray(from, from + len), o);
-      o += len;
-    }
-    last = t;
+    for (; row < i; row++) out.append(r.type, EMPTY, 0, -1);
+    out.append(r.type, r.buf, r.off, r.len);
+    last = r.type;
     row = i + 1;
   }
-  if (o + (n - row) > buf.length) buf = grow(buf, o, n - row);
-  for (; row < n; row++) {
-    off[row] = o;
-    buf[o++] = 0;
-    numbering.set(row, last);
-  }
-  off[n] = o;
-  const data = new ColumnData(buf.subarray(0, o), off);
-  const tix = numbering.typeIndex;
-  data.dict = buildDictIfFew(data, tix);
-  const types = numbering.types;
-  return tix === null ? Column.uniform(data, types[0]) : new Column(data, null, types, tix);
-}
-
-/** buf with room for need more bytes past its first used. */
-function grow(buf: Buffer, used: number, need: number): Buffer {
-  let size = buf.length * 2;
-  while (size < used + need) size *= 2;
-  const nb = Buffer.allocUnsafe(size);
-  buf.copy(nb, 0, 0, used);
-  return nb;
+  for (; row < n; row++) out.append(last, EMPTY, 0, -1);
+  const col = out.finish();
+  col.data.dict = buildDictIfFew(col.data, col.typeIndex);
+  return col;
 }
 
 /**
@@ -174,20 +134,13 @@ function grow(buf: Buffer, used: number, need: number): Buffer {
 function byDict(c: Column, d: Dict, expr: Expr, v: Value): Column {
   // The results by input code, as a column of d.count rows.
   const count = d.count;
-  const rb = new Builder(Math.max(64, count * 8));
-  const roff = new Int32Array(count + 1);
-  const numbering = new TypeNumbering(count);
-  for (let code = 0; code < count; code++) {
-    const r = expr.eval(c.at(d.rows[code], v));
-    numbering.set(code, r.type);
-    roff[code] = rb.len;
-    rb.append(r.buf, r.off, r.len);
-  }
-  roff[count] = rb.len;
-  const results = new ColumnData(rb.buf.subarray(0, rb.len), roff);
-  const rtix = numbering.typeIndex;
+  const rb = new ColumnBuilder(count, count * 8);
+  for (let code = 0; code < count; code++) rb.appendValue(expr.eval(c.at(d.rows[code], v)));
+  const results = rb.finish();
+  const roff = results.data.off;
+  const rtix = results.typeIndex;
   // Their distinct values: rd.codes maps an input code to an output code.
-  const rd = buildDict(results, rtix);
+  const rd = buildDict(results.data, rtix);
   const outOf = rd.codes;
   // Each row's result, copied from the results' bytes.
   const n = c.n;
@@ -201,7 +154,7 @@ function byDict(c: Column, d: Dict, expr: Expr, v: Value): Column {
   }
   off[n] = size;
   const buf = Buffer.allocUnsafe(size);
-  const src = results.buf;
+  const src = results.data.buf;
   const outCodes = new Int32Array(n);
   const tix = rtix === null ? null : new Int32Array(n);
   for (let i = 0; i < n; i++) {
@@ -221,6 +174,6 @@ function byDict(c: Column, d: Dict, expr: Expr, v: Value): Column {
   // rd's index hashes the results' tagged bytes and type numbers, which
   // the rows' are.
   data.dict = new Dict(outCodes, rows, rd.slots, data, tix);
-  const types = numbering.types;
+  const types = results.types;
   return tix === null ? Column.uniform(data, types[0]) : new Column(data, null, types, tix);
 }
