@@ -127,6 +127,16 @@ export interface Numbers {
   nulls: Uint8Array | null;
 }
 
+/**
+ * Whether a column's values are worth taking by distinct value: it has a
+ * dictionary already, or holds bytes, strings, IPs, nets or types, whose
+ * values repeat and compare slowly.
+ */
+export function repeats(c: Column): boolean {
+  const t = c.type;
+  return c.data.dict !== null || (t !== null && t.under.id >= ID.Bytes && t.under.id <= ID.Type);
+}
+
 /** The values of one field for a run of rows, in a query's (or cache's) type context. */
 export class Column {
   constructor(

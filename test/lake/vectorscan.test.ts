@@ -444,7 +444,7 @@ test('cuts of one-type columns are built from the columns, as the row engine cut
   }
 });
 
-test('keys and arguments computed from a field answer as the row engine over a pool, first and cached', async () => {
+test('keys and arguments computed from fields answer as the row engine over a pool, first and cached', async () => {
   const on = await lakeWith('on', 'computed', 64 << 20);
   const off = await lakeWith('off', 'computed-off');
   // 3000 records over 50 hours, in objects of a few hundred rows each.
@@ -463,6 +463,9 @@ test('keys and arguments computed from a field answer as the row engine over a p
       'count(), sum(n*2) by every(1h) | sort this',
       'n > 2 | sum(n) by bucket(ts, 3h), upper(h) | sort this',
       'max(len(k)), dcount(lower(k)) by h | sort this',
+      // Several fields, bound row by row.
+      'n < len(h) | count() by k:=h+":"+string(n) | sort this',
+      'sum(n*len(k)) by d:=every(1h) - ts | sort this',
     ]) {
       const want = (await run(off, `from dns | ${q}`)).out;
       expect(want.length).toBeGreaterThan(3);

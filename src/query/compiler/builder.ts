@@ -95,7 +95,10 @@ export function evalAtCompileTime(zctx: TypeContext, e: dag.Expr): Value {
 export class Builder {
   readonly zctx: TypeContext;
   /** Values of lateral-scope variables (set by `over`). */
-  readonly frame = new Frame();
+  get frame(): Frame {
+    return this.vars;
+  }
+  private vars = new Frame();
   private readonly stack = new CallStack();
   private readonly funcs = new Map<dag.Func, UserFunction>();
   /**
@@ -123,6 +126,20 @@ export class Builder {
   // -------------------------------------------------------------------------
   // Expressions
 
+  /**
+   * e compiled with its variables read from frame instead of the query's
+   * (a vector operator binds them to the values of columns, row by row).
+   */
+  exprIn(frame: Frame, e: dag.Expr): Expr {
+    const saved = this.vars;
+    this.vars = frame;
+    try {
+      return this.expr(e);
+    } finally {
+      this.vars = saved;
+    }
+  }
+
   exprs(es: dag.Expr[]): Expr[] {
     return es.map((e) => this.expr(e));
   }
@@ -135,7 +152,7 @@ export class Builder {
       case 'This':
         return fieldPath(zctx, e.path);
       case 'Var':
-        return new VarExpr(this.frame, e.slot, e.name);
+        return new VarExpr(this.vars, e.slot, e.name);
       case 'Param':
         return new ParamExpr(this.userFunction(e.fn), e.index);
       case 'Dot':

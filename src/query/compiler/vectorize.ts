@@ -1,9 +1,12 @@
 // The switch between the two execution paths. A query that starts with a
 // pool scan (or, with the vector engine forced on, any input) runs its
 // leading operators on columns (src/query/vector) as far as they can:
-// filters whose leaves each read one field, head, tail, and a summarize
-// whose keys and aggregate arguments are fields or expressions of one
-// field (computed as columns, VecCompute). At the first operator
+// filters whose leaves read fields, head, tail, and a summarize whose keys
+// and aggregate arguments are fields or expressions of fields (computed
+// as columns, VecCompute). An expression of one field is evaluated on its
+// column's values (once per distinct value where they repeat); of
+// several, row by row with the fields bound to variables (FieldVars).
+// At the first operator
 // that cannot (or after a summarize, whose output is new records), the
 // selected rows are materialized as records of the fields the rest of the
 // query reads, and the row engine takes over. A query whose rest reads
@@ -27,6 +30,8 @@ import {
   VecTail,
 } from '../vector/operator';
 import { ComputeSpec, VecCompute } from '../vector/compute';
+import { FieldVars } from '../vector/fieldvars';
+import { Expr } from '../expr/expr';
 import { VecSort } from '../vector/sort';
 import { VecSummarize } from '../vector/summarize';
 import type { Builder } from './builder';
@@ -70,7 +75,8 @@ function exprPaths(e: dag.Expr | null, out: Map<string, string[]>): boolean {
     case 'Conditional':
       return exprPaths(e.cond, out) && exprPaths(e.then, out) && exprPaths(e.else, out);
     case 'Call': {
-      if (SHAPERS.has(e.name) || VOLATILE.has(e.name)) return false;
+      // A shaper's one-argument form shapes `this`.
+      if ((SHAPERS.has(e.name) && e.args.length === 1) || VOLATILE.has(e.name)) return false;
       // A function that reads a field of `this` itself (every: ts) reads that field.
       const implied = lookupFunction(e.name)?.path;
       if (implied !== undefined) {
@@ -95,21 +101,26 @@ function exprPaths(e: dag.Expr | null, out: Map<string, string[]>): boolean {
   }
 }
 
-/** e with every reference to path made a reference to `this` (a copy). */
-function onPath(e: dag.Expr, path: readonly string[]): dag.Expr {
-  const key = JSON.stringify(path);
+/**
+ * e with each reference to a field path in bind (by its JSON) made that
+ * expression (a copy): `this` for the one field a leaf reads, a variable
+ * for each of several.
+ */
+function rebind(e: dag.Expr, bind: ReadonlyMap<string, dag.Expr>): dag.Expr {
   const walk = (x: unknown): unknown => {
     if (Array.isArray(x)) return x.map(walk);
     if (x === null || typeof x !== 'object') return x;
     const o = x as Record<string, unknown>;
-    if (o.kind === 'This' && Array.isArray(o.path) && JSON.stringify(o.path) === key)
-      return { kind: 'This', path: [] };
+    if (o.kind === 'This' && Array.isArray(o.path)) {
+      const to = bind.get(JSON.stringify(o.path));
+      if (to !== undefined) return to;
+    }
     if (o.kind === 'Call' && !o.given) {
-      // every(1h) reads ts itself: give it `this` (the value of ts).
+      // every(1h) reads ts itself: give it ts's value.
       const call = o as unknown as dag.Call;
       const implied = lookupFunction(call.name)?.path;
-      if (implied !== undefined && JSON.stringify(implied) === key)
-        return { ...call, args: [{ kind: 'This', path: [] }, ...call.args.map(walk)], given: true };
+      const to = implied === undefined ? undefined : bind.get(JSON.stringify(implied));
+      if (to !== undefined) return { ...call, args: [to, ...call.args.map(walk)], given: true };
     }
     // Values (literals) and types are kept as they are.
     if (
@@ -125,17 +136,40 @@ function onPath(e: dag.Expr, path: readonly string[]): dag.Expr {
   return walk(e) as dag.Expr;
 }
 
+/** e with every reference to path made a reference to `this`. */
+function onPath(e: dag.Expr, path: readonly string[]): dag.Expr {
+  return rebind(e, new Map([[JSON.stringify(path), { kind: 'This', path: [] }]]));
+}
+
+/**
+ * e of the fields paths, compiled to read them from variables, with what
+ * binds those to the columns (colOf: a path's column) row by row.
+ */
+function onVars(
+  b: Builder,
+  e: dag.Expr,
+  paths: readonly string[][],
+  colOf: ReadonlyMap<string, number>,
+): { expr: Expr; vars: FieldVars } {
+  const bind = new Map<string, dag.Expr>();
+  paths.forEach((p, slot) => bind.set(JSON.stringify(p), { kind: 'Var', name: p.join('.'), slot }));
+  const vars = new FieldVars(paths.map((p) => colOf.get(JSON.stringify(p))!));
+  return { expr: b.exprIn(vars.frame, rebind(e, bind)), vars };
+}
+
 /** A predicate's leaves compiled on the values of their columns (colOf: a path's column). */
 function compilePredicate(b: Builder, pp: PredPlan, colOf: Map<string, number>): VecPredicate {
   switch (pp.kind) {
-    case 'leaf':
-      return pp.path === null
-        ? { kind: 'leaf', col: -1, expr: b.expr(pp.expr) }
-        : {
-            kind: 'leaf',
-            col: colOf.get(JSON.stringify(pp.path))!,
-            expr: b.expr(onPath(pp.expr, pp.path)),
-          };
+    case 'leaf': {
+      const paths = pp.paths;
+      if (paths.length === 0) return { kind: 'leaf', col: -1, expr: b.expr(pp.expr) };
+      if (paths.length > 1) return { kind: 'leaf', col: -1, ...onVars(b, pp.expr, paths, colOf) };
+      return {
+        kind: 'leaf',
+        col: colOf.get(JSON.stringify(paths[0]))!,
+        expr: b.expr(onPath(pp.expr, paths[0])),
+      };
+    }
     case 'not':
       return { kind: 'not', operand: compilePredicate(b, pp.operand, colOf) };
     default:
@@ -182,17 +216,6 @@ export function compileMatch(
 }
 
 /**
- * The one field path e reads into out (none for a constant): false where
- * it reads more, or more than fields (exprPaths).
- */
-function oneInput(e: dag.Expr, out: Map<string, string[]>): boolean {
-  const mine = new Map<string, string[]>();
-  if (!exprPaths(e, mine) || mine.size > 1) return false;
-  for (const [k, p] of mine) out.set(k, p);
-  return true;
-}
-
-/**
  * A quick form of e on the values of path, where there is one:
  * bucket(path, <duration>), and every(<duration>) where path is the
  * field it reads (ts).
@@ -212,9 +235,9 @@ function fastOf(e: dag.Expr, path: readonly string[]): ((v: Value) => Value | nu
   return bin.kind === 'Literal' ? bucketFast(bin.value) : null;
 }
 
-/** A filter on columns, before compiling its leaves. */
+/** A filter on columns, before compiling its leaves (each of the fields paths). */
 type PredPlan =
-  | { kind: 'leaf'; path: string[] | null; expr: dag.Expr }
+  | { kind: 'leaf'; paths: string[][]; expr: dag.Expr }
   | { kind: 'and' | 'or'; lhs: PredPlan; rhs: PredPlan }
   | { kind: 'not'; operand: PredPlan };
 
@@ -229,10 +252,9 @@ function predPlan(e: dag.Expr, paths: Map<string, string[]>): PredPlan | null {
     return operand && { kind: 'not', operand };
   }
   const mine = new Map<string, string[]>();
-  if (!exprPaths(e, mine) || mine.size > 1) return null;
-  const path = mine.size === 1 ? [...mine.values()][0] : null;
-  if (path) paths.set(JSON.stringify(path), path);
-  return { kind: 'leaf', path, expr: e };
+  if (!exprPaths(e, mine)) return null;
+  for (const [k, p] of mine) paths.set(k, p);
+  return { kind: 'leaf', paths: [...mine.values()], expr: e };
 }
 
 type Step =
@@ -274,13 +296,13 @@ function plan(seq: dag.Seq): Plan | null {
     } else if (op.kind === 'Head' || op.kind === 'Tail') {
       steps.push({ kind: op.kind === 'Head' ? 'head' : 'tail', count: op.count });
     } else if (op.kind === 'Summarize') {
-      // Keys and arguments are fields, or expressions of one field
-      // (computed on its column, VecCompute).
+      // Keys and arguments are fields, or expressions of fields
+      // (computed on their columns, VecCompute).
       const inputs = new Map<string, string[]>();
       const ok =
-        op.keys.every((key) => oneInput(key.rhs, inputs)) &&
+        op.keys.every((key) => exprPaths(key.rhs, inputs)) &&
         op.aggs.every(
-          (a) => a.agg.where === null && (a.agg.expr === null || oneInput(a.agg.expr, inputs)),
+          (a) => a.agg.where === null && (a.agg.expr === null || exprPaths(a.agg.expr, inputs)),
         );
       if (!ok) break;
       for (const [key, p] of inputs) paths.set(key, p);
@@ -454,18 +476,17 @@ export function buildVectorized(b: Builder, seq: dag.Seq, mode: VectorMode): Ope
         const specs: ComputeSpec[] = [];
         const col = (e: dag.Expr): number => {
           if (e.kind === 'This') return colOf.get(JSON.stringify(e.path))!;
-          const paths = new Map<string, string[]>();
-          exprPaths(e, paths);
-          const path = [...paths.values()][0];
-          specs.push(
-            path === undefined
-              ? { col: -1, expr: b.expr(e) }
-              : {
-                  col: colOf.get(JSON.stringify(path))!,
-                  expr: b.expr(onPath(e, path)),
-                  fast: fastOf(e, path),
-                },
-          );
+          const mine = new Map<string, string[]>();
+          exprPaths(e, mine);
+          const paths = [...mine.values()];
+          if (paths.length === 0) specs.push({ col: -1, expr: b.expr(e) });
+          else if (paths.length > 1) specs.push({ col: -1, ...onVars(b, e, paths, colOf) });
+          else
+            specs.push({
+              col: colOf.get(JSON.stringify(paths[0]))!,
+              expr: b.expr(onPath(e, paths[0])),
+              fast: fastOf(e, paths[0]),
+            });
           return pathList.length + specs.length - 1;
         };
         const inputs = {

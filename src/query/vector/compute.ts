@@ -5,10 +5,13 @@
 // expression is compiled as the row engine compiles it, with the field
 // replaced by `this` (as a filter's leaf is), and evaluated on the
 // field's values, so the answer is the row engine's, value for value.
+// An expression of several fields (`sum(a+b)`) is evaluated on their
+// columns' values, bound to variables (fieldvars.ts).
 //
 // Where the field's values repeat (strings, or a column with a dictionary
 // already) and are few, the expression is evaluated once per distinct
-// value, and the computed column comes with its own dictionary, made from
+// value (of several fields: per distinct combination of their values),
+// and the computed column comes with its own dictionary, made from
 // those results; otherwise it is evaluated row by row, and the column gets
 // a dictionary where its values turn out few. Either way a group-by on it
 // then works per distinct value too.
@@ -22,30 +25,27 @@ import {
   ColumnBuilder,
   ColumnData,
   Dict,
+  repeats,
   VecBatch,
 } from '../../zed/vector';
 import { Expr } from '../expr/expr';
-import { isStringy } from './filter';
+import { FieldVars } from './fieldvars';
 import { VecOperator } from './operator';
 
-/** A column to compute: expr of column col's values (col -1: of no field, a constant). */
+/**
+ * A column to compute: expr of column col's values (col -1: of no field,
+ * a constant), or with vars, of the values of vars's columns (several
+ * fields), bound row by row.
+ */
 export interface ComputeSpec {
   col: number;
   expr: Expr;
+  vars?: FieldVars;
   /**
    * expr's answer for a value without evaluating it, where that is quick
    * (bucket's common case, bucketFast), else null: then expr is evaluated.
    */
   fast?: ((v: Value) => Value | null) | null;
-}
-
-/**
- * Whether a column's values repeat (as a filter's leaf decides): it has a
- * dictionary already, or holds bytes, strings, IPs, nets or types.
- */
-function repeats(c: Column): boolean {
-  const t = c.type;
-  return c.data.dict !== null || (t !== null && isStringy(t.under.id));
 }
 
 /** Adds a column per spec to each batch, after the batch's own. */
@@ -74,16 +74,28 @@ export class VecCompute implements VecOperator {
   }
 
   private compute(b: VecBatch, s: ComputeSpec): Column {
-    if (s.col < 0) return constant(b.n, s.expr.eval(this.v));
+    const v = this.v;
+    const expr = s.expr;
+    const m = b.sel === null ? b.n : b.sel.length;
+    const vars = s.vars;
+    if (vars !== undefined) {
+      const c = vars.combos(b, m);
+      if (c === null) return byRow(b, s, v);
+      return byCode(b.n, c.codes, c.rows, (row) => {
+        vars.bind(b, row);
+        return expr.eval(v);
+      });
+    }
+    if (s.col < 0) return constant(b.n, expr.eval(v));
     const c = b.cols[s.col];
     if (repeats(c)) {
       // A dictionary made here only where the values are few (a first
       // query over 313k names of 1M rows took twice the time by one).
       const d = c.data.dict ?? (c.data.dict = buildDictIfFew(c.data, c.typeIndex));
-      if (d !== null && d.count < (b.sel === null ? b.n : b.sel.length))
-        return byDict(c, d, s.expr, this.v);
+      if (d !== null && d.count < m)
+        return byCode(b.n, d.codes, d.rows, (row) => expr.eval(c.at(row, v)));
     }
-    return byRow(b, c, s, this.v);
+    return byRow(b, s, v, c);
   }
 }
 
@@ -95,16 +107,18 @@ function constant(n: number, r: Value): Column {
 }
 
 /**
- * expr of each selected row's value. A row not selected gets a null of
+ * expr of each selected row's value of column c (or of its fields, bound
+ * to s.vars, where s has them). A row not selected gets a null of
  * the next selected row's type (nothing reads it), so a column of one
  * result type stays a column of one type. Where the results take few
  * distinct values (`bucket(ts, 1h)`, `len(s)`), the column gets a
  * dictionary (a run of one value costs a comparison with the row
  * before), for the group-by to work per distinct value.
  */
-function byRow(b: VecBatch, c: Column, s: ComputeSpec, v: Value): Column {
+function byRow(b: VecBatch, s: ComputeSpec, v: Value, c: Column | null = null): Column {
   const expr = s.expr;
   const fast = s.fast ?? null;
+  const vars = s.vars ?? null;
   const n = b.n;
   const sel = b.sel;
   const m = sel === null ? n : sel.length;
@@ -113,7 +127,8 @@ function byRow(b: VecBatch, c: Column, s: ComputeSpec, v: Value): Column {
   let last: Type = TypeNull;
   for (let k = 0; k < m; k++) {
     const i = sel === null ? k : sel[k];
-    c.at(i, v);
+    if (vars !== null) vars.bind(b, i);
+    else c!.at(i, v);
     const r = (fast !== null ? fast(v) : null) ?? expr.eval(v);
     for (; row < i; row++) out.append(r.type, EMPTY, 0, -1);
     out.append(r.type, r.buf, r.off, r.len);
@@ -127,15 +142,21 @@ function byRow(b: VecBatch, c: Column, s: ComputeSpec, v: Value): Column {
 }
 
 /**
- * expr of every row's value, evaluated once per code of the column's
- * dictionary d, with a dictionary of the results: equal results (of
- * distinct values: `lower` of "A" and "a") share a code.
+ * The value of each of n rows, worked out once per code (codes: each
+ * row's; reps: a row of each code; at: the value of a row), with a
+ * dictionary of the results: equal results (of distinct values: `lower`
+ * of "A" and "a") share a code.
  */
-function byDict(c: Column, d: Dict, expr: Expr, v: Value): Column {
-  // The results by input code, as a column of d.count rows.
-  const count = d.count;
+function byCode(
+  n: number,
+  codes: Int32Array,
+  reps: Int32Array,
+  at: (row: number) => Value,
+): Column {
+  // The results by input code, as a column of a row per code.
+  const count = reps.length;
   const rb = new ColumnBuilder(count, count * 8);
-  for (let code = 0; code < count; code++) rb.appendValue(expr.eval(c.at(d.rows[code], v)));
+  for (let code = 0; code < count; code++) rb.appendValue(at(reps[code]));
   const results = rb.finish();
   const roff = results.data.off;
   const rtix = results.typeIndex;
@@ -143,8 +164,6 @@ function byDict(c: Column, d: Dict, expr: Expr, v: Value): Column {
   const rd = buildDict(results.data, rtix);
   const outOf = rd.codes;
   // Each row's result, copied from the results' bytes.
-  const n = c.n;
-  const codes = d.codes;
   const off = new Int32Array(n + 1);
   let size = 0;
   for (let i = 0; i < n; i++) {
@@ -170,7 +189,7 @@ function byDict(c: Column, d: Dict, expr: Expr, v: Value): Column {
   const data = new ColumnData(buf, off);
   // A row holding each output value: one of an input value it came from.
   const rows = new Int32Array(rd.count);
-  for (let oc = 0; oc < rd.count; oc++) rows[oc] = d.rows[rd.rows[oc]];
+  for (let oc = 0; oc < rd.count; oc++) rows[oc] = reps[rd.rows[oc]];
   // rd's index hashes the results' tagged bytes and type numbers, which
   // the rows' are.
   data.dict = new Dict(outCodes, rows, rd.slots, data, tix);

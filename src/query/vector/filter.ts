@@ -1,6 +1,7 @@
 // Filters on columns. A filter is a tree of and/or/not over leaves, each
 // an expression of one column (a comparison with a constant, a search of a
-// string field, a function of the field...). A leaf is compiled as the row
+// string field, a function of the field...) or of several (`a > b`, row by
+// row: fieldvars.ts). A leaf is compiled as the row
 // engine compiles it, with the field replaced by `this`, and evaluated on
 // the column's values: once per distinct value when the column has a
 // dictionary, so a string comparison over a million rows of 300k names
@@ -16,7 +17,7 @@
 
 import { ID, Kind, TypeBool } from '../../zed/types';
 import { Value, EMPTY } from '../../zed/value';
-import { Column, Dict, VecBatch } from '../../zed/vector';
+import { Column, repeats, VecBatch } from '../../zed/vector';
 import { Predicate, PredicateExpr } from '../expr/compare';
 import { This } from '../expr/path';
 import { isError, isMissing } from '../expr/errors';
@@ -25,6 +26,7 @@ import { QueryContext } from '../runtime/context';
 import { ValueArena } from '../runtime/arena';
 import { FilterFn } from '../runtime/ops/filter';
 import { materialize, rowsBatch, selectedBytes, withSel } from './batch';
+import { FieldVars } from './fieldvars';
 import { identity, VecOperator } from './operator';
 
 const FALSE = 0;
@@ -38,8 +40,12 @@ export function mayPass(code: number): boolean {
 }
 
 export type VecPredicate =
-  /** expr evaluated on the values of column col (col -1: on error("missing"), for a constant). */
-  | { kind: 'leaf'; col: number; expr: Expr }
+  /**
+   * expr evaluated on the values of column col (col -1: on
+   * error("missing"), for a constant), or with vars, on the values of
+   * vars's columns bound row by row (an expression of several fields).
+   */
+  | { kind: 'leaf'; col: number; expr: Expr; vars?: FieldVars }
   | { kind: 'and' | 'or'; lhs: VecPredicate; rhs: VecPredicate }
   | { kind: 'not'; operand: VecPredicate };
 
@@ -61,7 +67,8 @@ export class PredicateEval {
     const n = rows.length;
     switch (p.kind) {
       case 'leaf':
-        this.leaf(p.col, p.expr, b, rows, out);
+        if (p.vars !== undefined) byVars(p.vars, p.expr, b, rows, out, this.scratch);
+        else this.leaf(p.col, p.expr, b, rows, out);
         return;
       case 'not':
         this.eval(p.operand, b, rows, out);
@@ -118,25 +125,53 @@ export class PredicateEval {
       }
     }
     // A dictionary pays when it is built already or values repeat (strings).
-    const d =
-      c.data.dict !== null || (c.type !== null && isStringy(c.type.under.id)) ? c.dict() : null;
+    const d = repeats(c) ? c.dict() : null;
     if (d !== null && d.count < n) {
-      byDict(d, rows, out, (row) => codeOf(expr.eval(c.at(row, v))));
+      byCode(d.codes, d.rows, rows, out, (row) => codeOf(expr.eval(c.at(row, v))));
       return;
     }
     for (let k = 0; k < n; k++) out[k] = codeOf(expr.eval(c.at(rows[k], v)));
   }
 }
 
-/** out[k]: f of row rows[k], worked out once per distinct value of the dictionary d. */
-function byDict(d: Dict, rows: Int32Array, out: Int8Array, f: (row: number) => number): void {
-  const memo = new Int8Array(d.count).fill(-1);
-  const codes = d.codes;
+/**
+ * out[k]: the code of expr of row rows[k]'s fields, bound to vars: once
+ * per distinct combination of their values where those are few.
+ */
+function byVars(
+  vars: FieldVars,
+  expr: Expr,
+  b: VecBatch,
+  rows: Int32Array,
+  out: Int8Array,
+  v: Value,
+): void {
+  const test = (row: number) => {
+    vars.bind(b, row);
+    return codeOf(expr.eval(v));
+  };
+  const c = vars.combos(b, rows.length);
+  if (c !== null) byCode(c.codes, c.rows, rows, out, test);
+  else for (let k = 0; k < rows.length; k++) out[k] = test(rows[k]);
+}
+
+/**
+ * out[k]: f of row rows[k], worked out once per code (codes: each row's;
+ * reps: a row of each code), where rows of a code give the same answer.
+ */
+function byCode(
+  codes: Int32Array,
+  reps: Int32Array,
+  rows: Int32Array,
+  out: Int8Array,
+  f: (row: number) => number,
+): void {
+  const memo = new Int8Array(reps.length).fill(-1);
   for (let k = 0; k < rows.length; k++) {
     const code = codes[rows[k]];
     let r = memo[code];
     if (r < 0) {
-      r = f(d.rows[code]);
+      r = f(reps[code]);
       memo[code] = r;
     }
     out[k] = r;
@@ -203,13 +238,8 @@ function predicate(c: Column, pred: Predicate, rows: Int32Array, out: Int8Array,
     c.at(row, v);
     return pred(v.type, v.buf, v.off, v.len) ? TRUE : FALSE;
   };
-  if (d !== null && d.count < n) byDict(d, rows, out, test);
+  if (d !== null && d.count < n) byCode(d.codes, d.rows, rows, out, test);
   else for (let k = 0; k < n; k++) out[k] = test(rows[k]);
-}
-
-/** Type IDs whose values repeat and compare slowly: bytes, strings, IPs, nets, types. */
-export function isStringy(id: number): boolean {
-  return id >= ID.Bytes && id <= ID.Type;
 }
 
 /** where on columns. */

@@ -4,6 +4,7 @@
 
 import fc from 'fast-check';
 import { QueryContext } from '../../../src/query';
+import { Combos, FieldVars } from '../../../src/query/vector/fieldvars';
 import { VecFilter } from '../../../src/query/vector/filter';
 import { asideConfig, asideLeased } from '../../../src/query/aggregates/dcountaside';
 import { VecSort } from '../../../src/query/vector/sort';
@@ -125,6 +126,18 @@ const queries = [
   'count() by a % 2',
   'count() by k:=s[0:1], typeof(a)',
   'i > 0 | sum(a*a) by bucket(i, 5)',
+  // Expressions of several fields, bound row by row (FieldVars).
+  'i > a | cut i, a',
+  'a == i or n.b > i | count() by s',
+  's == "a" and i < n.b + 1 | cut s, n',
+  'not (a < i) | count()',
+  'sum(i+a), max(i*n.b) by s',
+  'count() by k:=[s, i]',
+  'count() by len(s)+i, a',
+  'i > 1 | dcount(s+"-"+lower(s)) by n.b',
+  'count() by c:=(i > 3 ? s : a)',
+  'count() by string(i), cast(a, <int64>)',
+  'string(i) == s or int64(a) == i | count()',
 ];
 
 /** Records whose s is always a string (a column of one type): the filters' byte paths. */
@@ -329,11 +342,31 @@ test('the vector operators run where the query allows', async () => {
     await zq('i > 1 | count() by s', input, { vector: 'off' });
     expect(filter).not.toHaveBeenCalled();
     expect(summ).not.toHaveBeenCalled();
+    // Expressions of several fields, bound row by row.
+    const several = '{s:"a",i:1,j:2} {s:"b",i:2,j:1} {s:"a",i:3,j:0} {s:"b",j:9}';
+    const q = 'i < j or s == "b" | count() by k:=s+":"+string(i+j) | sort k';
+    const rows = await zq(q, several, { vector: 'off' });
+    expect(rows).toEqual([
+      '{k:"a:3",count:1(uint64)}',
+      '{k:"b:3",count:1(uint64)}',
+      '{k:error("missing"),count:1(uint64)}',
+    ]);
+    expect(filter).not.toHaveBeenCalled();
+    expect(await zq(q, several, { vector: 'on' })).toEqual(rows);
+    expect(filter).toHaveBeenCalled();
+    expect(summ).toHaveBeenCalled();
   } finally {
     filter.mockRestore();
     summ.mockRestore();
   }
 });
+
+/** q's output on input in batches of 500 rows (zq's are of 3, whose values rarely repeat). */
+function inBatches(q: string, input: string[], vector: 'on' | 'off'): Promise<string[]> {
+  const ctx = new QueryContext();
+  const inputs = [arrayReader(parseValues(ctx.zctx, input.join('\n')), 500)];
+  return zq(q, '', { vector, ctx, inputs });
+}
 
 test('keys and arguments computed from one field run on columns, by distinct value where it repeats', async () => {
   const summ = jest.spyOn(
@@ -348,12 +381,7 @@ test('keys and arguments computed from one field run on columns, by distinct val
     const names = ['"a"', '"A"', '"b"', '"B"', 'null(string)', '"ab"', '"b"'];
     const input = Array.from({ length: 3000 }, (_, i) => `{s:${names[i % 7]},i:${i % 11}}`);
     const q = 'count(), sum(i*2) by lower(s) | sort this';
-    // Batches of 500 rows (zq's are of 3, whose values rarely repeat).
-    const run = (vector: 'on' | 'off') => {
-      const ctx = new QueryContext();
-      const inputs = [arrayReader(parseValues(ctx.zctx, input.join('\n')), 500)];
-      return zq(q, '', { vector, ctx, inputs });
-    };
+    const run = (vector: 'on' | 'off') => inBatches(q, input, vector);
     const rows = await run('off');
     expect(rows).toEqual([
       '{lower:null(string),count:428(uint64),sum:4274}',
@@ -369,6 +397,35 @@ test('keys and arguments computed from one field run on columns, by distinct val
   } finally {
     summ.mockRestore();
     byDict.mockRestore();
+  }
+});
+
+test('an expression of several string fields is evaluated once per combination of their values', async () => {
+  const combos = jest.spyOn(FieldVars.prototype, 'combos');
+  try {
+    const s = ['"a"', '"A"', '"b"', 'null(string)', '"ab"'];
+    const t = ['"a"', '"b"', '"B"'];
+    const input = Array.from(
+      { length: 3000 },
+      (_, i) => `{s:${s[i % 5]},t:${t[(i * 7) % 3]},i:${i % 4}}`,
+    );
+    const run = (q: string, vector: 'on' | 'off') => inBatches(q, input, vector);
+    for (const q of [
+      'count() by k:=s+t | sort this',
+      'lower(s) == lower(t) | count() by s, t | sort this',
+      'count(), sum(i) by k:=t+":"+s, i | sort this',
+    ]) {
+      const rows = await run(q, 'off');
+      expect(rows.length).toBeGreaterThan(3);
+      combos.mockClear();
+      expect({ q, out: await run(q, 'on') }).toEqual({ q, out: rows });
+      // Five values of s by three of t: 15 combinations in a batch of 500.
+      expect(combos.mock.results.some((r) => (r.value as Combos | null)?.rows.length === 15)).toBe(
+        true,
+      );
+    }
+  } finally {
+    combos.mockRestore();
   }
 });
 
@@ -392,6 +449,9 @@ test('every(d), which reads ts itself, answers the same on columns', async () =>
     'every(1h) == 1970-01-01T01:00:00Z | count()',
     'i > 1 | count() by every(2h)',
     'count() by every(1)',
+    // every's own field and another, bound row by row.
+    'every(1h) > ts - i*1h | count()',
+    'count() by k:=every(1h) + i*1m',
   ];
   await fc.assert(
     fc.asyncProperty(rows, fc.constantFrom(...everyQueries), async (vals, q) => {
