@@ -1,12 +1,12 @@
 // The switch between the two execution paths. A query that starts with a
 // pool scan (or, with the vector engine forced on, any input) runs its
 // leading operators on columns (src/query/vector) as far as they can:
-// filters whose leaves read fields, head, tail, and a summarize whose keys
-// and aggregate arguments are fields or expressions of fields (computed
-// as columns, VecCompute). An expression of one field is evaluated on its
-// column's values (once per distinct value where they repeat); of
-// several, row by row with the fields bound to variables (FieldVars).
-// At the first operator
+// filters whose leaves read fields, head, tail, and a summarize whose
+// keys, aggregate arguments and where clauses are fields or expressions
+// of fields (computed as columns, VecCompute; a where clause as a
+// filter). An expression of one field is evaluated on its column's values
+// (once per distinct value where they repeat); of several, with the
+// fields bound to variables row by row (FieldVars). At the first operator
 // that cannot (or after a summarize, whose output is new records), the
 // selected rows are materialized as records of the fields the rest of the
 // query reads, and the row engine takes over. A query whose rest reads
@@ -302,7 +302,9 @@ function plan(seq: dag.Seq): Plan | null {
       const ok =
         op.keys.every((key) => exprPaths(key.rhs, inputs)) &&
         op.aggs.every(
-          (a) => a.agg.where === null && (a.agg.expr === null || exprPaths(a.agg.expr, inputs)),
+          (a) =>
+            (a.agg.where === null || predPlan(a.agg.where, inputs) !== null) &&
+            (a.agg.expr === null || exprPaths(a.agg.expr, inputs)),
         );
       if (!ok) break;
       for (const [key, p] of inputs) paths.set(key, p);
@@ -492,6 +494,10 @@ export function buildVectorized(b: Builder, seq: dag.Seq, mode: VectorMode): Ope
         const inputs = {
           keys: s.op.keys.map((key) => col(key.rhs)),
           args: s.op.aggs.map((a) => (a.agg.expr === null ? null : col(a.agg.expr))),
+          wheres: s.op.aggs.map((a) => {
+            const where = a.agg.where;
+            return where === null ? null : compilePred(predPlan(where, new Map())!);
+          }),
         };
         const parent = specs.length > 0 ? new VecCompute(op, specs) : op;
         out = buildSummarize(b, s.op, (opts) => new VecSummarize(ctx, parent, opts, inputs));

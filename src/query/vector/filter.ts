@@ -34,6 +34,11 @@ const TRUE = 1;
 const MISSING = 2;
 const OTHER = 3;
 
+/** Whether a row with this code is true (an aggregate's where clause takes only those). */
+export function holds(code: number): boolean {
+  return code === TRUE;
+}
+
 /** Whether a row with this code may be output by the row engine's filter (kept, or as an error). */
 export function mayPass(code: number): boolean {
   return code === TRUE || code === OTHER;

@@ -30,6 +30,7 @@ import { TRUE } from '../expr/expr';
 import { QueryContext } from '../runtime/context';
 import { Operator } from '../runtime/operator';
 import { Summarize, SummarizeOptions, WARM_GROUPS } from '../runtime/ops/summarize';
+import { holds, PredicateEval, VecPredicate } from './filter';
 import { VecOperator } from './operator';
 
 /** Where a summarize's inputs are in its batches. */
@@ -38,6 +39,8 @@ export interface VecSummarizeInputs {
   keys: number[];
   /** The column of each aggregate's argument (null: count(), which has none). */
   args: (number | null)[];
+  /** Each aggregate's where clause on columns (null or absent: none). */
+  wheres?: (VecPredicate | null)[];
 }
 
 /** A row engine parent that only passes close() on (the vector parent feeds the rows). */
@@ -92,8 +95,39 @@ export class VecSummarize extends Summarize {
     super(ctx, closer(vparent), opts);
     this.scratch = inputs.keys.map(() => new Value(TypeNull, EMPTY, 0, -1));
     this.countsOnly = this.cols.every(
-      (c, a) => c instanceof CountColumn && inputs.args[a] === null,
+      (c, a) => c instanceof CountColumn && inputs.args[a] === null && !inputs.wheres?.[a],
     );
+    this.pe = new PredicateEval(ctx.zctx.missing());
+  }
+
+  private readonly pe: PredicateEval;
+  private whereRows = new Int32Array(0);
+  private whereCodes = new Int8Array(0);
+  private whereGroups = new Int32Array(0);
+
+  /**
+   * The groups of rows from..to of b for an aggregate with a where clause:
+   * the rows' groups, and -1 (skipped) for each row whose clause is not
+   * true, as the row engine's Aggregator.input decides.
+   */
+  private groupsWhere(pred: VecPredicate, b: VecBatch, from: number, to: number): Int32Array {
+    const m = to - from;
+    if (this.whereRows.length < m) {
+      this.whereRows = new Int32Array(m);
+      this.whereCodes = new Int8Array(m);
+    }
+    // this.groups holds each row's group up to `to` (a where clause rules
+    // out the counts-only shortcut, which fills none).
+    if (this.whereGroups.length < to) this.whereGroups = new Int32Array(this.groups.length);
+    const rows = this.whereRows.subarray(0, m);
+    const sel = b.sel;
+    for (let k = from; k < to; k++) rows[k - from] = sel === null ? k : sel[k];
+    const codes = this.whereCodes.subarray(0, m);
+    this.pe.eval(pred, b, rows, codes);
+    const grp = this.groups;
+    const out = this.whereGroups;
+    for (let k = from; k < to; k++) out[k] = holds(codes[k - from]) ? grp[k] : -1;
+    return out;
   }
 
   /** Every aggregate is count(): a batch of one group needs no group per row. */
@@ -527,14 +561,16 @@ export class VecSummarize extends Summarize {
       if (this.groups.length < to) this.groups = new Int32Array(to);
       this.groups.fill(one, from, to);
     }
-    const grp = this.groups;
     const sel = b.sel;
+    const wheres = this.inputs.wheres;
     for (let a = 0; a < this.na; a++) {
       const acol = this.cols[a];
       const c = this.inputs.args[a];
+      const where = wheres?.[a] ?? null;
+      const grp = where === null ? this.groups : this.groupsWhere(where, b, from, to);
       if (c === null) {
         if (acol instanceof CountColumn) {
-          if (one >= 0) acol.countGroup(one, to - from);
+          if (one >= 0 && where === null) acol.countGroup(one, to - from);
           else acol.countGroups(grp, from, to);
         } else for (let k = from; k < to; k++) if (grp[k] >= 0) acol.consume(grp[k], TRUE);
         continue;

@@ -138,6 +138,14 @@ const queries = [
   'count() by c:=(i > 3 ? s : a)',
   'count() by string(i), cast(a, <int64>)',
   'string(i) == s or int64(a) == i | count()',
+  // Aggregates' where clauses, as filters on columns.
+  'count() where i > 2',
+  'sum(a) where s == "a", count() where a > i by s',
+  'count(), dcount(s) where i > 1 by i',
+  'avg(a) where a > 0, min(a) where not (a > 0)',
+  'count() where s, count() where a',
+  'max(i) where n.b == i by s',
+  'i > 0 | count() where len(s) > 1 by n.b',
 ];
 
 /** Records whose s is always a string (a column of one type): the filters' byte paths. */
@@ -176,6 +184,8 @@ const uniformQueries = [
   'count() by upper(s), i % 3',
   's != "a" | count() by len(s)',
   'i > 4 | dcount(upper(s)) by s[0:1]',
+  'count() where s == "a", sum(i) where i > 4 by s',
+  'dcount(s) where i > 2, count() where s > "a"',
 ];
 
 async function both(q: string, input: string, ctx?: () => QueryContext): Promise<void> {
@@ -354,6 +364,13 @@ test('the vector operators run where the query allows', async () => {
     expect(filter).not.toHaveBeenCalled();
     expect(await zq(q, several, { vector: 'on' })).toEqual(rows);
     expect(filter).toHaveBeenCalled();
+    expect(summ).toHaveBeenCalled();
+    // An aggregate's where clause.
+    summ.mockClear();
+    expect(await zq('count() where i < j by s | sort s', several, { vector: 'on' })).toEqual([
+      '{s:"a",count:1(uint64)}',
+      '{s:"b",count:0(uint64)}',
+    ]);
     expect(summ).toHaveBeenCalled();
   } finally {
     filter.mockRestore();
