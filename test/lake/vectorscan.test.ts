@@ -444,7 +444,7 @@ test('cuts of one-type columns are built from the columns, as the row engine cut
   }
 });
 
-test('keys, arguments and where clauses computed from fields answer as the row engine over a pool, first and cached', async () => {
+test('keys, arguments, where clauses and fields put assigns, computed from fields, answer as the row engine over a pool, first and cached', async () => {
   const on = await lakeWith('on', 'computed', 64 << 20);
   const off = await lakeWith('off', 'computed-off');
   // 3000 records over 50 hours, in objects of a few hundred rows each.
@@ -466,6 +466,8 @@ test('keys, arguments and where clauses computed from fields answer as the row e
       // Several fields, bound row by row.
       'n < len(h) | count() by k:=h+":"+string(n) | sort this',
       'sum(n*len(k)) by d:=every(1h) - ts | sort this',
+      // Fields put assigns.
+      'put m:=n*2, h:=lower(h), k:=quiet(k) | sum(m) by h, k | sort this',
       // Aggregates' where clauses.
       'c:=count() where n > 4, s:=sum(n) where h == lower(h) by lower(k) | sort this',
     ]) {

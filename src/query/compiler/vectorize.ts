@@ -261,7 +261,8 @@ type Step =
   | { kind: 'filter'; pred: PredPlan; expr: dag.Expr; lifted: boolean }
   | { kind: 'head' | 'tail'; count: number }
   | { kind: 'summarize'; op: dag.Summarize }
-  | { kind: 'sort'; op: dag.Sort };
+  | { kind: 'sort'; op: dag.Sort }
+  | { kind: 'put'; op: dag.Put };
 
 interface Plan {
   steps: Step[];
@@ -283,18 +284,42 @@ function plan(seq: dag.Seq): Plan | null {
   if (src.filter !== null) ops.push({ kind: 'Filter', expr: src.filter });
   if (src.project) ops.push({ kind: 'Cut', args: src.project });
   ops.push(...seq.slice(1));
-  const paths = new Map<string, string[]>();
+  let paths = new Map<string, string[]>();
   const steps: Step[] = [];
   let k = 0;
   let terminal = false;
+  // The top-level fields put assigns (columns computed, not scanned), and
+  // the plan as it was before the first put.
+  const assigned = new Set<string>();
+  let beforePut: { k: number; steps: number; paths: Map<string, string[]> } | null = null;
+  // Adds the paths a step reads to the scan's, but for fields put
+  // assigned; false where it reads into one (its column holds it whole).
+  const reads = (inputs: Map<string, string[]>): boolean => {
+    for (const p of inputs.values()) if (assigned.has(p[0]) && p.length > 1) return false;
+    for (const [key, p] of inputs) if (!assigned.has(p[0])) paths.set(key, p);
+    return true;
+  };
   for (; k < ops.length; k++) {
     const op = ops[k];
+    // After a put, only more puts and a summarize: rows built from the
+    // scan's columns (a filter's errors, a sort's output) lack its fields.
+    if (assigned.size > 0 && op.kind !== 'Put' && op.kind !== 'Summarize') break;
     if (op.kind === 'Filter') {
       const pred = predPlan(op.expr, paths);
       if (pred === null) break;
       steps.push({ kind: 'filter', pred, expr: op.expr, lifted: k === 0 && src.filter !== null });
     } else if (op.kind === 'Head' || op.kind === 'Tail') {
       steps.push({ kind: op.kind === 'Head' ? 'head' : 'tail', count: op.count });
+    } else if (op.kind === 'Put') {
+      // Top-level fields assigned expressions of fields: computed columns.
+      const inputs = new Map<string, string[]>();
+      if (!op.args.every((a) => a.lhs.length === 1 && exprPaths(a.rhs, inputs))) break;
+      if (!reads(inputs)) break;
+      beforePut ??= { k, steps: steps.length, paths: new Map(paths) };
+      // A field's own value, which it keeps where put's is quiet.
+      for (const a of op.args) if (!assigned.has(a.lhs[0])) paths.set(JSON.stringify(a.lhs), a.lhs);
+      for (const a of op.args) assigned.add(a.lhs[0]);
+      steps.push({ kind: 'put', op });
     } else if (op.kind === 'Summarize') {
       // Keys and arguments are fields, or expressions of fields
       // (computed on their columns, VecCompute).
@@ -306,8 +331,7 @@ function plan(seq: dag.Seq): Plan | null {
             (a.agg.where === null || predPlan(a.agg.where, inputs) !== null) &&
             (a.agg.expr === null || exprPaths(a.agg.expr, inputs)),
         );
-      if (!ok) break;
-      for (const [key, p] of inputs) paths.set(key, p);
+      if (!ok || !reads(inputs)) break;
       steps.push({ kind: 'summarize', op });
       terminal = true;
       k++;
@@ -329,6 +353,12 @@ function plan(seq: dag.Seq): Plan | null {
       k++;
       break;
     } else break;
+  }
+  // Puts that no summarize follows run on rows.
+  if (beforePut !== null && !terminal) {
+    k = beforePut.k;
+    steps.length = beforePut.steps;
+    paths = beforePut.paths;
   }
   // The lifted filter must run on columns, or none of it does.
   if (src.filter !== null && (steps.length === 0 || steps[0].kind !== 'filter')) return null;
@@ -372,12 +402,17 @@ function scanLimit(p: Plan): number | null {
  */
 function dictPaths(steps: Step[]): string[][] {
   const out: string[][] = [];
+  // Fields put assigns are not the scan's.
+  const assigned = new Set<string>();
+  const scanned = (e: dag.Expr | null): e is dag.This =>
+    e?.kind === 'This' && !assigned.has(e.path[0]);
   for (const s of steps) {
+    if (s.kind === 'put') for (const a of s.op.args) assigned.add(a.lhs[0]);
     if (s.kind !== 'summarize') continue;
     const keys = s.op.keys;
-    if (keys.length === 1 && keys[0].rhs.kind === 'This') out.push(keys[0].rhs.path);
+    if (keys.length === 1 && scanned(keys[0].rhs)) out.push(keys[0].rhs.path);
     for (const a of s.op.aggs)
-      if (a.agg.name === 'dcount' && a.agg.expr?.kind === 'This') out.push(a.agg.expr.path);
+      if (a.agg.name === 'dcount' && scanned(a.agg.expr)) out.push(a.agg.expr.path);
   }
   return out;
 }
@@ -413,8 +448,11 @@ export function buildVectorized(b: Builder, seq: dag.Seq, mode: VectorMode): Ope
   const ctx = b.env.ctx;
   const zctx = ctx.zctx;
   const pathList = [...p.paths.values()];
-  const colOf = new Map<string, number>();
+  // A path's column: the scan's, or after a put, the one it computed.
+  let colOf = new Map<string, number>();
   pathList.forEach((path, i) => colOf.set(JSON.stringify(path), i));
+  // The batches' columns: the scan's, then those computed (VecCompute).
+  let ncols = pathList.length;
   const exprs = pathExprs(zctx, pathList);
   const liftedFilter = p.steps.some((s) => s.kind === 'filter' && s.lifted);
   let op: VecOperator;
@@ -461,6 +499,19 @@ export function buildVectorized(b: Builder, seq: dag.Seq, mode: VectorMode): Ope
         );
   }
   const compilePred = (pp: PredPlan) => compilePredicate(b, pp, colOf);
+  // How to compute e's column from the fields it reads.
+  const specOf = (e: dag.Expr): ComputeSpec => {
+    const mine = new Map<string, string[]>();
+    exprPaths(e, mine);
+    const paths = [...mine.values()];
+    if (paths.length === 0) return { col: -1, expr: b.expr(e) };
+    if (paths.length > 1) return { col: -1, ...onVars(b, e, paths, colOf) };
+    return {
+      col: colOf.get(JSON.stringify(paths[0]))!,
+      expr: b.expr(onPath(e, paths[0])),
+      fast: fastOf(e, paths[0]),
+    };
+  };
   let out: Operator | null = null;
   for (const s of p.steps) {
     switch (s.kind) {
@@ -473,23 +524,28 @@ export function buildVectorized(b: Builder, seq: dag.Seq, mode: VectorMode): Ope
       case 'tail':
         op = new VecTail(ctx, op, s.count);
         break;
+      case 'put': {
+        // Each field's column computed from the columns before the put
+        // (put's expressions see its input), then the field's path is it.
+        const next = new Map(colOf);
+        const missing = zctx.missing();
+        const specs = s.op.args.map((a, j): ComputeSpec => {
+          const key = JSON.stringify(a.lhs);
+          next.set(key, ncols + j);
+          return { ...specOf(a.rhs), put: { orig: colOf.get(key) ?? -1, missing } };
+        });
+        op = new VecCompute(op, specs);
+        ncols += specs.length;
+        colOf = next;
+        break;
+      }
       case 'summarize': {
         // A field's column, or one computed after the batch's own.
         const specs: ComputeSpec[] = [];
         const col = (e: dag.Expr): number => {
           if (e.kind === 'This') return colOf.get(JSON.stringify(e.path))!;
-          const mine = new Map<string, string[]>();
-          exprPaths(e, mine);
-          const paths = [...mine.values()];
-          if (paths.length === 0) specs.push({ col: -1, expr: b.expr(e) });
-          else if (paths.length > 1) specs.push({ col: -1, ...onVars(b, e, paths, colOf) });
-          else
-            specs.push({
-              col: colOf.get(JSON.stringify(paths[0]))!,
-              expr: b.expr(onPath(e, paths[0])),
-              fast: fastOf(e, paths[0]),
-            });
-          return pathList.length + specs.length - 1;
+          specs.push(specOf(e));
+          return ncols + specs.length - 1;
         };
         const inputs = {
           keys: s.op.keys.map((key) => col(key.rhs)),

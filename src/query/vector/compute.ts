@@ -16,7 +16,7 @@
 // a dictionary where its values turn out few. Either way a group-by on it
 // then works per distinct value too.
 
-import { Type, TypeNull } from '../../zed/types';
+import { Kind, Type, TypeNull, TypeRecord } from '../../zed/types';
 import { EMPTY, Value } from '../../zed/value';
 import {
   buildDict,
@@ -28,6 +28,7 @@ import {
   repeats,
   VecBatch,
 } from '../../zed/vector';
+import { isQuiet } from '../expr/errors';
 import { Expr } from '../expr/expr';
 import { FieldVars } from './fieldvars';
 import { VecOperator } from './operator';
@@ -46,6 +47,13 @@ export interface ComputeSpec {
    * (bucket's common case, bucketFast), else null: then expr is evaluated.
    */
   fast?: ((v: Value) => Value | null) | null;
+  /**
+   * The column is a field `put` assigns, as the row engine's put would:
+   * where expr is quiet the field keeps its value (the column orig, -1:
+   * none, missing), and a row that is not a record (put makes it an
+   * error, whose fields are missing) has missing.
+   */
+  put?: { orig: number; missing: Value };
 }
 
 /** Adds a column per spec to each batch, after the batch's own. */
@@ -61,7 +69,10 @@ export class VecCompute implements VecOperator {
     const b = await this.parent.pull();
     if (b === null) return null;
     const cols = b.cols.slice();
-    for (const s of this.specs) cols.push(this.compute(b, s));
+    for (const s of this.specs) {
+      const c = this.compute(b, s);
+      cols.push(s.put === undefined ? c : this.forPut(b, c, s.put.orig, s.put.missing));
+    }
     return { n: b.n, cols, sel: b.sel, rows: b.rows, shape: b.shape, errors: b.errors ?? null };
   }
 
@@ -71,6 +82,25 @@ export class VecCompute implements VecOperator {
 
   rowsAtMost(): number {
     return this.parent.rowsAtMost();
+  }
+
+  /** c as the field put assigns (ComputeSpec.put): c itself where no row differs. */
+  private forPut(b: VecBatch, c: Column, orig: number, missing: Value): Column {
+    const rows = b.rows;
+    const quiet = c.types.some((t) => t.kind === Kind.Error);
+    if (rows === null && !quiet) return c;
+    const n = b.n;
+    const v = this.v;
+    const out = new ColumnBuilder(n, c.data.off[n] - c.data.off[0] + n);
+    for (let i = 0; i < n; i++) {
+      if (rows !== null && !(rows[i].type.under instanceof TypeRecord)) out.appendValue(missing);
+      else if (quiet && isQuiet(c.at(i, v)))
+        out.appendValue(orig < 0 ? missing : b.cols[orig].at(i, v));
+      else out.appendValue(c.at(i, v));
+    }
+    const col = out.finish();
+    col.data.dict = buildDictIfFew(col.data, col.typeIndex);
+    return col;
   }
 
   private compute(b: VecBatch, s: ComputeSpec): Column {

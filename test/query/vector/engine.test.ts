@@ -67,7 +67,10 @@ const record = fc
 const values = fc.array(
   fc.oneof(
     { weight: 20, arbitrary: record },
-    { weight: 1, arbitrary: fc.constantFrom('1', '"x"', 'null') },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom('1', '"x"', 'null', 'null({s:string,i:int64})', 'error("e")'),
+    },
   ),
   {
     minLength: 0,
@@ -146,6 +149,20 @@ const queries = [
   'count() where s, count() where a',
   'max(i) where n.b == i by s',
   'i > 0 | count() where len(s) > 1 by n.b',
+  // Fields put assigns, computed as columns for a summarize.
+  'put x:=i*2 | sum(x) by s',
+  'put s:=upper(s), j:=s | count() by s, j',
+  'i > 1 | put k:=a+i | count() by k',
+  'put x:=quiet(a) | count() by x',
+  'put a:=quiet(s) | sum(i) by a',
+  'put n:=n.b | count() by n',
+  'put x:=1 | put y:=x+i | sum(y) by x',
+  'put x:=i | count() where x > 2 by s',
+  'put i:=i+1 | dcount(i) by i',
+  // ... and on rows where no summarize follows, or it reads into one.
+  'put x:=i | cut x',
+  'put x.y:=i | count() by x.y',
+  'put x:={a:i} | count() by x.a',
 ];
 
 /** Records whose s is always a string (a column of one type): the filters' byte paths. */
@@ -364,6 +381,12 @@ test('the vector operators run where the query allows', async () => {
     expect(filter).not.toHaveBeenCalled();
     expect(await zq(q, several, { vector: 'on' })).toEqual(rows);
     expect(filter).toHaveBeenCalled();
+    expect(summ).toHaveBeenCalled();
+    // Fields put assigns, summarized.
+    summ.mockClear();
+    expect(
+      await zq('put k:=i*j, s:=upper(s) | sum(k) by s | sort s', several, { vector: 'on' }),
+    ).toEqual(['{s:"A",sum:2}', '{s:"B",sum:2}']);
     expect(summ).toHaveBeenCalled();
     // An aggregate's where clause.
     summ.mockClear();
