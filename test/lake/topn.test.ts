@@ -1,6 +1,5 @@
 // `sort keys | head N` over a pool runs as a TopN (it keeps N values, not
-// all of them) wherever the vector engine does not take the sort, and
-// answers as the full sort does: compared with `sort | head 100000 | head`,
+// all of them), and answers as the full sort does: compared with `sort | head 100000 | head`,
 // which the compiler leaves as a sort (a head past TOPN_MAX), on a pool of two overlapping loads, with
 // the column path forced on and off.
 
@@ -37,8 +36,9 @@ const CASES: [string, boolean, boolean][] = [
   ['count() by query | sort -r count, query | head 3', true, true],
   ['count() by qtype_name | sort -r count | head 1', true, true],
   ['sum(rtt) by id.orig_h | sort sum | head 2', true, true],
-  // The vector engine sorts on columns what only fields read after it.
-  ['sort rtt | head 5 | cut ts, rtt', true, false],
+  // Only fields read after it: its input made rows of those fields.
+  ['sort rtt | head 5 | cut ts, rtt', true, true],
+  ['qtype_name=="MX" | sort -r rtt | head 3 | cut rtt, query', true, true],
   // No head right after, a guessed key, an operator a TopN cannot rebuild.
   ['sort rtt | tail 5', false, false],
   ['sort | head 3', false, false],
@@ -94,5 +94,21 @@ test('keys without a total order start over on the full sort: the same answer, t
     }
   } finally {
     spy.mockRestore();
+  }
+});
+
+test('a TopN whose query reads fields takes rows of just those fields from the columns', async () => {
+  const lake = await lakeWith('on');
+  await loadDns(lake);
+  const scan = jest.spyOn(lake, 'scanVectors');
+  try {
+    const q = 'from dns | qtype_name=="MX" | sort -r rtt | head 3 | cut rtt, query';
+    const got = await run(lake, q);
+    expect(got.out).toHaveLength(3);
+    expect(scan).toHaveBeenCalled();
+    const shape = scan.mock.calls[0][2].shape;
+    expect([...(shape ?? [])].sort()).toEqual(['qtype_name', 'query', 'rtt']);
+  } finally {
+    scan.mockRestore();
   }
 });

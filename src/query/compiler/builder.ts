@@ -376,7 +376,7 @@ export class Builder {
   /** Builds a sequence fed by parents (none for a sequence that starts with a source); returns its outputs. */
   seq(seq: dag.Seq, parents: Operator[]): Operator[] {
     if (parents.length === 0 && seq.length > 0) {
-      const top = buildTopN(this, seq, this.vectorMode());
+      const top = buildTopN(this, seq);
       if (top !== null) return top;
       const vec = buildVectorized(this, seq, this.vectorMode());
       if (vec !== null) return vec;

@@ -372,7 +372,11 @@ function plan(seq: dag.Seq): Plan | null {
   }
   const shape = new Set<string>();
   if (!terminal) {
-    const demand = fieldDemand(null, project ?? undefined, rest);
+    // What the rest reads, or where seq is the input of a TopN (whose sort
+    // and head read fields), what the whole query reads of the pool.
+    const demand =
+      fieldDemand(null, project ?? undefined, rest) ??
+      (rest.length === 0 && src.kind === 'PoolScan' ? (src.fields ?? null) : null);
     if (demand === null) return null;
     for (const f of demand) shape.add(f);
   }
@@ -428,11 +432,6 @@ function vectorPlan(b: Builder, seq: dag.Seq, mode: VectorMode): Plan | null {
     if (source === undefined || (source.scanVectors === undefined && mode !== 'on')) return null;
   } else return null;
   return plan(seq);
-}
-
-/** Whether buildVectorized runs seq's sort on columns. */
-export function sortsOnColumns(b: Builder, seq: dag.Seq, mode: VectorMode): boolean {
-  return vectorPlan(b, seq, mode)?.steps.some((s) => s.kind === 'sort') ?? false;
 }
 
 /**
