@@ -16,6 +16,7 @@ import { Frame, FORMAT } from '../formats/zng/decoder';
 import { COMPRESSED, MAX_HEADER } from '../formats/zng/frame';
 import { ObjectStore, isNotFound } from '../storage/storage';
 import { TypeContext } from '../zed/context';
+import { Type } from '../zed/types';
 import { EMPTY, Value } from '../zed/value';
 import { readUvarint, uv } from '../zed/zcode';
 import { CachedFrame, CachedStream, ScanCache, ScanTypes } from './cache';
@@ -55,11 +56,26 @@ export interface ScanOptions {
    */
   rows?: ReadonlyMap<string, readonly RowSpan[]>;
   /**
+   * A test of a values frame, before its values are handed over: false
+   * when none of them can pass the query's filter (a keyword search's
+   * frame test), and the frame is skipped. It gets the frame's
+   * decompressed payload, buf[start, end), and its values' distinct types.
+   */
+  frames?: FrameTest | null;
+  /**
    * Read the objects it chooses by columns (vectorscan.ts); only with
    * exact false or no range.
    */
   columns?: ColumnScan;
 }
+
+/** ScanOptions.frames. */
+export type FrameTest = (
+  buf: Uint8Array,
+  start: number,
+  end: number,
+  types: readonly Type[],
+) => boolean;
 
 export interface ScanStats {
   /** Bytes of the stored objects scanned, whether fetched from storage or served by the cache. */
@@ -333,6 +349,7 @@ export class PoolScan {
       cache,
       this.types,
       `${this.pool.id}/${o.id}`,
+      this.opts.frames ?? null,
     );
   }
 
@@ -630,6 +647,7 @@ class SpanReader {
     private types: ScanTypes | null,
     /** The object's cache key (pool/id). */
     private object: string,
+    private readonly frames: FrameTest | null,
   ) {
     this.pos = span.start;
     this.dec = new ZngDecoder(cache !== null ? cache.ctx : ctx);
@@ -646,6 +664,7 @@ class SpanReader {
       if (hit !== null) {
         while (this.hitPos < hit.length) {
           const f = hit[this.hitPos++];
+          if (this.frames !== null && !this.frames(f.buf, 0, f.buf.length, f.types)) continue;
           this.joined.push(f);
           this.joinedCount += f.count;
           if (this.joinedCount >= BATCH) return this.flush();
@@ -732,15 +751,21 @@ class SpanReader {
       return null;
     }
     if (kind !== Frame.Values || out.length === 0) return null;
-    if (this.types === null) return out;
-    // Decoded in the cache's context: keep the frame, hand out its values
-    // in the scan's context.
+    if (this.types === null) {
+      if (this.frames === null) return out;
+      const p = payloadOf(out, buf, at, at + size);
+      return this.frames(p.buf, p.start, p.end, distinctTypes(out)) ? out : null;
+    }
+    // Decoded in the cache's context: keep the frame (every frame, for the
+    // cache), hand out its values in the scan's context.
     const frame = cachedFrame(out, buf, at, at + size);
     if (this.collected !== null) {
       this.collected.push(frame);
       this.collectedBytes += frame.bytes;
       if (this.collectedBytes > this.cache!.budget) this.collected = null;
     }
+    if (this.frames !== null && !this.frames(frame.buf, 0, frame.buf.length, frame.types))
+      return null;
     return this.types.values(frame);
   }
 
@@ -768,10 +793,37 @@ class SpanReader {
  * for the stream (writethrough.ts).
  */
 function cachedFrame(vals: Value[], buf: Buffer, at: number, end: number): CachedFrame {
-  if ((buf[at] & COMPRESSED) !== 0) return CachedFrame.of(vals, vals[0].buf, 0);
+  const p = payloadOf(vals, buf, at, end);
+  if (p.buf !== buf) return CachedFrame.of(vals, p.buf, 0);
+  return CachedFrame.of(vals, Buffer.from(buf.subarray(p.start, p.end)), p.start);
+}
+
+/**
+ * Where the decompressed payload of the values frame buf[at, end) is: a
+ * compressed frame's values point into their own buffer, an uncompressed
+ * one's into buf, past the frame's header.
+ */
+function payloadOf(
+  vals: Value[],
+  buf: Buffer,
+  at: number,
+  end: number,
+): { buf: Buffer; start: number; end: number } {
+  if ((buf[at] & COMPRESSED) !== 0) return { buf: vals[0].buf, start: 0, end: vals[0].buf.length };
   readUvarint(buf, at + 1, end);
-  const start = uv.end;
-  return CachedFrame.of(vals, Buffer.from(buf.subarray(start, end)), start);
+  return { buf, start: uv.end, end };
+}
+
+/** The distinct types of vals (runs of one type are usual). */
+function distinctTypes(vals: Value[]): Type[] {
+  const out: Type[] = [];
+  let last: Type | null = null;
+  for (const v of vals) {
+    if (v.type === last) continue;
+    last = v.type;
+    if (!out.includes(last)) out.push(last);
+  }
+  return out;
 }
 
 const TRUNCATED = 'truncated input';

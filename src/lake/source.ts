@@ -13,6 +13,7 @@ import { ColumnMatch, VectorPart, VectorScanOptions } from './vectorscan';
 import { commitMeta, lakeMeta, ObjectPruner, poolMeta } from './meta';
 import { KeyRange } from './seekindex';
 import { ScanEnd } from './endrange';
+import { FrameTest } from './scan';
 import { IndexFilter } from './index/prune';
 
 export interface LakeScanRequest {
@@ -30,6 +31,8 @@ export interface LakeScanRequest {
   index?: IndexFilter | null;
   /** The only values the query keeps: objects past them may be skipped. */
   end?: ScanEnd | null;
+  /** A test of a frame of values: frames it fails are skipped (ScanOptions.frames). */
+  frames?: FrameTest | null;
 }
 
 export interface LakeLoadMessage {
@@ -92,6 +95,7 @@ export class LakeSource {
         ...(req.range ? { range: req.range, exact: false } : {}),
         index: req.index,
         end: req.end ?? null,
+        frames: req.frames ?? null,
       },
       req.fields,
       req.match

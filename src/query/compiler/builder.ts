@@ -55,6 +55,7 @@ import { Sort } from '../runtime/ops/sort';
 import { Tail } from '../runtime/ops/tail';
 import { Yield } from '../runtime/ops/yield';
 import { DataSource, poolKeyPath, VectorMode } from '../data/source';
+import { frameFilter } from './bufferfilter';
 import { buildTopN } from './topn';
 import { buildVectorized, compileMatch, envVectorMode } from './vectorize';
 import * as dag from './dag';
@@ -532,6 +533,7 @@ export class Builder {
             : null,
           indexFilter(o.filter),
           o.end ?? null,
+          frameFilter(o.filter),
         );
       case 'LakeMetaScan':
         return lakeMetaSource(ctx, this.lake(), o.meta);

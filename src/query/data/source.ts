@@ -112,6 +112,15 @@ export interface ScanRequest {
   index?: IndexFilter | null;
   /** The only values the query keeps (with no filter): a source may skip the rest. */
   end?: ScanEnd | null;
+  /**
+   * A test of a frame of values before they are read one by one (a
+   * keyword search's, expr/bufferfilter.ts): the frame's decompressed
+   * payload buf[start, end) and its values' distinct types; false when
+   * none of them can pass the filter. A source that reads frames may skip
+   * those.
+   */
+  frames?:
+    ((buf: Uint8Array, start: number, end: number, types: readonly Type[]) => boolean) | null;
 }
 
 /** What a scan by columns reads (the vector engine's scan). */

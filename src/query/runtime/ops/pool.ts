@@ -16,6 +16,7 @@ import {
 } from '../../data/source';
 import { TypeBytes } from '../../../zed/types';
 import { Value } from '../../../zed/value';
+import { FrameFilter, framePasses } from '../../expr/bufferfilter';
 import { Expr } from '../../expr/expr';
 import { QueryContext } from '../context';
 import { ArraySource, Operator } from '../operator';
@@ -43,6 +44,8 @@ export class PoolSource extends ReaderScan {
     index: IndexFilter | null = null,
     /** The only values the query keeps (ScanRequest.end). */
     end: ScanEnd | null = null,
+    /** A test of frames whose values cannot pass filter (ScanRequest.frames). */
+    frames: FrameFilter | null = null,
   ) {
     const test = match && new FilterFn(ctx.zctx, match.filter);
     super(
@@ -60,6 +63,7 @@ export class PoolSource extends ReaderScan {
             },
           index,
           end,
+          frames: frames && ((buf, start, to, types) => framePasses(frames, buf, start, to, types)),
         }),
       filter,
       project,

@@ -1,0 +1,29 @@
+// The frame test of a scan's filter (expr/bufferfilter.ts), where it has
+// one: a keyword search for an ASCII string of two or more characters in
+// a value or a field of it, and `and`/`or` of those. `a and b` needs only
+// a's test when b has none (a false a is the answer, b unseen), but not
+// b's alone (a may be an error, which the filter outputs); `a or b`
+// needs both.
+
+import { TypeString } from '../../zed/types';
+import { FrameFilter, FrameTerm } from '../expr/bufferfilter';
+import * as dag from './dag';
+
+/** A test of frames that no value of a frame failing it can pass e, or null. */
+export function frameFilter(e: dag.Expr | null): FrameFilter | null {
+  if (e === null) return null;
+  if (e.kind === 'Search') {
+    const v = e.value;
+    if (e.expr.kind !== 'This' || v.type.under !== TypeString || v.len < 2) return null;
+    const term = v.buf.subarray(v.off, v.off + v.len);
+    // A non-ASCII term is folded beyond bytes (search.ts).
+    if (term.some((b) => b >= 0x80)) return null;
+    return { kind: 'term', term: new FrameTerm(term.toString('latin1')) };
+  }
+  if (e.kind !== 'Binary' || (e.op !== 'and' && e.op !== 'or')) return null;
+  const lhs = frameFilter(e.lhs);
+  if (lhs === null) return null;
+  const rhs = frameFilter(e.rhs);
+  if (rhs === null) return e.op === 'and' ? lhs : null;
+  return { kind: e.op, lhs, rhs };
+}

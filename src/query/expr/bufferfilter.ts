@@ -1,0 +1,106 @@
+// A test of a whole frame of values for a keyword search, before its
+// values are searched one by one (the reference's BufferFilter). A string
+// search term matches a string value that contains it, ASCII case folded,
+// or a leaf field name that does (search.ts). A frame can hold such a
+// value only if its decompressed payload contains the term's bytes (a
+// string's bytes are in the payload as they are) or one of its values'
+// types has such a field name; a frame with neither is skipped whole,
+// which for a rare term is nearly every frame.
+
+import { Type, TypeArray, TypeErr, TypeMap, TypeRecord, TypeSet, TypeUnion } from '../../zed/types';
+import { FoldedContains, leafFieldNames } from './search';
+
+/** A frame test: false when no value of the frame can pass the filter. */
+export type FrameFilter =
+  { kind: 'term'; term: FrameTerm } | { kind: 'and' | 'or'; lhs: FrameFilter; rhs: FrameFilter };
+
+/** One ASCII search term (a non-ASCII term folds beyond bytes: no frame test). */
+export class FrameTerm {
+  private readonly fold: FoldedContains;
+  /** Per type: whether a record within it has a leaf field name holding the term. */
+  private readonly names = new Map<Type, boolean>();
+  /**
+   * The term's longest run of bytes that are not letters (case folding
+   * leaves them as they are), where it has one of two or more, and where
+   * it starts in the term: found by the native byte search, then the
+   * term around it compared folded. Else every byte is looked at in turn.
+   */
+  private readonly anchor: Buffer | null = null;
+  private readonly anchorAt: number = 0;
+  private readonly len: number;
+
+  constructor(term: string) {
+    this.fold = new FoldedContains(term);
+    this.len = term.length;
+    const runs = term.match(/[^A-Za-z]{2,}/g) ?? [];
+    const best = runs.reduce((a, b) => (b.length > a.length ? b : a), '');
+    if (best !== '') {
+      this.anchor = Buffer.from(best, 'latin1');
+      this.anchorAt = term.indexOf(best);
+    }
+  }
+
+  /** Whether buf[start, end) or a field name of one of types may hold the term. */
+  test(buf: Uint8Array, start: number, end: number, types: readonly Type[]): boolean {
+    if (types.some((t) => this.named(t))) return true;
+    const anchor = this.anchor;
+    if (anchor === null) return this.fold.bytes(buf, start, end - start);
+    const b = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
+    for (let at = b.indexOf(anchor, start); at >= 0 && at < end; at = b.indexOf(anchor, at + 1)) {
+      const from = at - this.anchorAt;
+      if (from >= start && from + this.len <= end && this.fold.bytes(b, from, this.len))
+        return true;
+    }
+    return false;
+  }
+
+  private named(t: Type): boolean {
+    let m = this.names.get(t);
+    if (m === undefined) {
+      m = false;
+      for (const r of recordsWithin(t))
+        if (leafFieldNames(r).some((n) => this.fold.text(n))) m = true;
+      this.names.set(t, m);
+    }
+    return m;
+  }
+}
+
+/** The record types a value of type t may hold, itself among them (search walks them all). */
+function recordsWithin(t: Type, out: TypeRecord[] = [], seen = new Set<Type>()): TypeRecord[] {
+  const u = t.under;
+  if (seen.has(u)) return out;
+  seen.add(u);
+  let inner: readonly Type[] = [];
+  if (u instanceof TypeRecord) {
+    out.push(u);
+    inner = u.fields.map((f) => f.type);
+  } else if (u instanceof TypeArray || u instanceof TypeSet || u instanceof TypeErr)
+    inner = [u.type];
+  else if (u instanceof TypeMap) inner = [u.keyType, u.valType];
+  else if (u instanceof TypeUnion) inner = u.types;
+  for (const x of inner) recordsWithin(x, out, seen);
+  return out;
+}
+
+/** Whether a frame whose payload is buf[start, end), of values of types, may pass f. */
+export function framePasses(
+  f: FrameFilter,
+  buf: Uint8Array,
+  start: number,
+  end: number,
+  types: readonly Type[],
+): boolean {
+  switch (f.kind) {
+    case 'term':
+      return f.term.test(buf, start, end, types);
+    case 'and':
+      return (
+        framePasses(f.lhs, buf, start, end, types) && framePasses(f.rhs, buf, start, end, types)
+      );
+    case 'or':
+      return (
+        framePasses(f.lhs, buf, start, end, types) || framePasses(f.rhs, buf, start, end, types)
+      );
+  }
+}

@@ -1,0 +1,122 @@
+// A keyword search's frame test (expr/bufferfilter.ts) may pass frames
+// that hold no match, but must pass every frame that holds one: for any
+// value a search matches, the test passes the value's bytes and type.
+
+import fc from 'fast-check';
+import { parseValue } from '../../../src/formats/zson';
+import { frameFilter } from '../../../src/query/compiler/bufferfilter';
+import * as dag from '../../../src/query/compiler/dag';
+import { FrameFilter, framePasses } from '../../../src/query/expr/bufferfilter';
+import { TRUE } from '../../../src/query/expr/expr';
+import { fieldPath } from '../../../src/query/expr/path';
+import { SearchString } from '../../../src/query/expr/search';
+import { TypeContext } from '../../../src/zed/context';
+import { TypeString } from '../../../src/zed/types';
+import { Value } from '../../../src/zed/value';
+
+const zctx = new TypeContext();
+
+const words = fc.constantFrom('needle', 'NeEdLe', 'x-01.y', 'a', 'b-01', 'key', 'kEy-1', 'z');
+const text = fc.array(words, { minLength: 0, maxLength: 3 }).map((w) => JSON.stringify(w.join('')));
+const name = fc.constantFrom('a', 'b', 'key', 'Needle', 'x01', 'k_ey');
+
+/** Random values: records (nested), arrays, maps, unions, errors and strings. */
+const { value } = fc.letrec((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    text,
+    fc.constantFrom('1', 'null', '10.0.0.1', 'true'),
+    fc
+      .uniqueArray(fc.tuple(name, tie('value')), { selector: ([n]) => n, maxLength: 3 })
+      .map((fs) => `{${fs.map(([n, v]) => `${n}:${v}`).join(',')}}`),
+    fc.array(tie('value'), { maxLength: 2 }).map((a) => `[${a.join(',')}]`),
+    fc.tuple(text, text).map(([k, v]) => `|{${k}:${v}}|`),
+    text.map((s) => `${s}((int64,string))`),
+    text.map((s) => `error(${s})`),
+  ),
+}));
+
+const terms = fc.constantFrom(
+  'needle',
+  'NEEDLE',
+  'eedl',
+  'needle-0',
+  'x-01',
+  '-01.',
+  'key',
+  'KEY',
+  'b.key',
+  'y.n',
+  'a.b',
+  'x01',
+  'ey-1',
+  'zz',
+);
+
+function search(term: string, path: string[] = []): dag.Expr {
+  const v = new Value(TypeString, Buffer.from(term), 0, Buffer.byteLength(term));
+  return { kind: 'Search', text: term, value: v, expr: { kind: 'This', path } };
+}
+
+test('a frame holding a value that a search matches passes the frame test', () => {
+  fc.assert(
+    fc.property(value, terms, (zson, term) => {
+      const v = parseValue(zctx, zson);
+      const f = frameFilter(search(term))!;
+      const hit = new SearchString(term, fieldPath(zctx, [])).eval(v) === TRUE;
+      if (!hit) return;
+      // The value's bytes as a frame's payload holds them (a null has none).
+      const bytes = v.len > 0 ? v.buf.subarray(v.off, v.off + v.len) : Buffer.alloc(0);
+      expect({ zson, term, passes: framePasses(f, bytes, 0, bytes.length, [v.type]) }).toEqual({
+        zson,
+        term,
+        passes: true,
+      });
+    }),
+    { numRuns: 3000 },
+  );
+});
+
+test('a frame without the term, in its bytes or field names, fails the test', () => {
+  const f = frameFilter(search('needle-01'))!;
+  const pass = (zson: string) => {
+    const v = parseValue(zctx, zson);
+    const b = v.buf.subarray(v.off, v.off + v.len);
+    return framePasses(f, b, 0, b.length, [v.type]);
+  };
+  expect(pass('{a:"x",b:["NEEDLE-01"]}')).toBe(true);
+  expect(pass('{a:"x",b:["needle-02"]}')).toBe(false);
+  expect(pass('{"xNeedle-01":1}')).toBe(true);
+  expect(pass('{needle:{"-01":1}}')).toBe(false);
+  expect(pass('{a:"needle",b:"-01"}')).toBe(false);
+  // The anchor "-01" found where the term cannot start.
+  expect(pass('{a:"-01 needle"}')).toBe(false);
+});
+
+test('which filters have a frame test', () => {
+  const kinds = (e: dag.Expr): string | null => {
+    const f = frameFilter(e);
+    const show = (x: FrameFilter): string =>
+      x.kind === 'term' ? 'term' : `${x.kind}(${show(x.lhs)},${show(x.rhs)})`;
+    return f === null ? null : show(f);
+  };
+  const other: dag.Expr = {
+    kind: 'Binary',
+    op: '>',
+    lhs: { kind: 'This', path: ['x'] },
+    rhs: { kind: 'This', path: ['y'] },
+  };
+  const and = (lhs: dag.Expr, rhs: dag.Expr): dag.Expr => ({ kind: 'Binary', op: 'and', lhs, rhs });
+  const or = (lhs: dag.Expr, rhs: dag.Expr): dag.Expr => ({ kind: 'Binary', op: 'or', lhs, rhs });
+  expect(kinds(search('needle'))).toBe('term');
+  expect(kinds(search('needle', ['query']))).toBe('term');
+  expect(kinds(and(search('ab'), search('cd')))).toBe('and(term,term)');
+  expect(kinds(or(search('ab'), search('cd')))).toBe('or(term,term)');
+  // A search first decides `and` alone; an expression first may be an error, which passes.
+  expect(kinds(and(search('ab'), other))).toBe('term');
+  expect(kinds(and(other, search('ab')))).toBeNull();
+  expect(kinds(or(search('ab'), other))).toBeNull();
+  // Too short to pay, or folded beyond bytes.
+  expect(kinds(search('a'))).toBeNull();
+  expect(kinds(search('naïve'))).toBeNull();
+});
