@@ -1,7 +1,8 @@
 // A keyword search over a pool skips the frames that cannot hold a match
 // (ScanOptions.frames, the search's frame test) and answers as the same
 // search run after the scan: needles in strings of any case, in nested
-// fields and arrays, and in field names, with the scan cache on and off.
+// fields and arrays, and in field names, an IP address as a value and as
+// text, with the scan cache on and off.
 
 import { openLake } from '../../src/backend/open';
 import { arrayReader } from '../../src/query/runtime/ops/scan';
@@ -14,11 +15,12 @@ const lakes = tempLakes();
 /** 3000 records; a few hold "Needle-7" somewhere: a string, a nested one, an array's, a field name. */
 function records(): string {
   return Array.from({ length: 3000 }, (_, i) => {
-    const s = i === 100 ? 'xNEEDLE-7y' : `host${i % 50}.example`;
+    const s = i === 100 ? 'xNEEDLE-7y' : i === 2200 ? 'to 10.9.9.9:53' : `host${i % 50}.example`;
+    const h = i === 1200 ? '10.9.9.9' : `10.0.0.${i % 200}`;
     const inner = i === 1700 ? '{n:"needle-7"}' : `{n:"n${i % 9}"}`;
     const tags = i === 2500 ? '["a","Needle-7!"]' : '["a","b"]';
     const extra = i === 2900 ? ',"needle-7x":1' : '';
-    return `{ts:${i},s:"${s}",inner:${inner},tags:${tags}${extra}}`;
+    return `{ts:${i},s:"${s}",h:${h},inner:${inner},tags:${tags}${extra}}`;
   }).join('\n');
 }
 
@@ -38,6 +40,8 @@ test.each([0, 16 << 20])(
         '"needle-7" or "host3.example"',
         '"eedle-7x"',
         '"zzzz-99"',
+        // An address, or a string holding its text.
+        '10.9.9.9',
       ]) {
         const got = await run(lake, `from p | ${q} | yield ts`);
         // The same search after the scan (a head first: no frame test).
@@ -45,6 +49,7 @@ test.each([0, 16 << 20])(
         expect({ q, pass, out: got.out }).toEqual({ q, pass, out: want.out });
         expect(want.stats.recordsRead).toBe(3000);
         if (q === '"needle-7"') expect(got.out).toEqual(['100', '1700', '2500', '2900']);
+        if (q === '10.9.9.9') expect(got.out).toEqual(['1200', '2200']);
         if (!q.includes(' or '))
           expect({ q, pass, skipped: got.stats.recordsRead < 1000 }).toEqual({
             q,

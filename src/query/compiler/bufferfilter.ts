@@ -1,11 +1,11 @@
 // The frame test of a scan's filter (expr/bufferfilter.ts), where it has
-// one: a keyword search for an ASCII string of two or more characters in
-// a value or a field of it, and `and`/`or` of those. `a and b` needs only
+// one: a keyword search for an ASCII string of two or more characters or
+// an IP address in a value or a field of it, and `and`/`or` of those. `a and b` needs only
 // a's test when b has none (a false a is the answer, b unseen), but not
 // b's alone (a may be an error, which the filter outputs); `a or b`
 // needs both.
 
-import { TypeString } from '../../zed/types';
+import { TypeIP, TypeString } from '../../zed/types';
 import { FrameFilter, FrameTerm } from '../expr/bufferfilter';
 import * as dag from './dag';
 
@@ -14,11 +14,15 @@ export function frameFilter(e: dag.Expr | null): FrameFilter | null {
   if (e === null) return null;
   if (e.kind === 'Search') {
     const v = e.value;
-    if (e.expr.kind !== 'This' || v.type.under !== TypeString || v.len < 2) return null;
-    const term = v.buf.subarray(v.off, v.off + v.len);
+    if (e.expr.kind !== 'This' || v.len < 0) return null;
+    const ip = v.type.under === TypeIP;
+    if (v.type.under !== TypeString && !ip) return null;
+    // A string's text, or an IP's (whose address matches too).
+    const term = ip ? Buffer.from(e.text, 'utf8') : v.buf.subarray(v.off, v.off + v.len);
     // A non-ASCII term is folded beyond bytes (search.ts).
-    if (term.some((b) => b >= 0x80)) return null;
-    return { kind: 'term', term: new FrameTerm(term.toString('latin1')) };
+    if (term.length < 2 || term.some((b) => b >= 0x80)) return null;
+    const raw = ip ? Buffer.from(v.buf.subarray(v.off, v.off + v.len)) : null;
+    return { kind: 'term', term: new FrameTerm(term.toString('latin1'), raw) };
   }
   if (e.kind !== 'Binary' || (e.op !== 'and' && e.op !== 'or')) return null;
   const lhs = frameFilter(e.lhs);

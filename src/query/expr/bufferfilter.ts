@@ -5,7 +5,9 @@
 // value only if its decompressed payload contains the term's bytes (a
 // string's bytes are in the payload as they are) or one of its values'
 // types has such a field name; a frame with neither is skipped whole,
-// which for a rare term is nearly every frame.
+// which for a rare term is nearly every frame. An IP literal's search
+// matches the address and strings holding its text, so its frames are
+// those holding either.
 
 import { Type, TypeArray, TypeErr, TypeMap, TypeRecord, TypeSet, TypeUnion } from '../../zed/types';
 import { FoldedContains, leafFieldNames } from './search';
@@ -14,7 +16,11 @@ import { FoldedContains, leafFieldNames } from './search';
 export type FrameFilter =
   { kind: 'term'; term: FrameTerm } | { kind: 'and' | 'or'; lhs: FrameFilter; rhs: FrameFilter };
 
-/** One ASCII search term (a non-ASCII term folds beyond bytes: no frame test). */
+/**
+ * One ASCII search term (a non-ASCII term folds beyond bytes: no frame
+ * test): a string's text, or an IP literal's, whose search also matches
+ * the address itself (raw: its bytes) and no field names.
+ */
 export class FrameTerm {
   private readonly fold: FoldedContains;
   /** Per type: whether a record within it has a leaf field name holding the term. */
@@ -29,7 +35,10 @@ export class FrameTerm {
   private readonly anchorAt: number = 0;
   private readonly len: number;
 
-  constructor(term: string) {
+  constructor(
+    term: string,
+    private readonly raw: Buffer | null = null,
+  ) {
     this.fold = new FoldedContains(term);
     this.len = term.length;
     const runs = term.match(/[^A-Za-z]{2,}/g) ?? [];
@@ -42,10 +51,13 @@ export class FrameTerm {
 
   /** Whether buf[start, end) or a field name of one of types may hold the term. */
   test(buf: Uint8Array, start: number, end: number, types: readonly Type[]): boolean {
-    if (types.some((t) => this.named(t))) return true;
+    const b = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
+    if (this.raw !== null) {
+      const at = b.indexOf(this.raw, start);
+      if (at >= 0 && at + this.raw.length <= end) return true;
+    } else if (types.some((t) => this.named(t))) return true;
     const anchor = this.anchor;
     if (anchor === null) return this.fold.bytes(buf, start, end - start);
-    const b = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
     for (let at = b.indexOf(anchor, start); at >= 0 && at < end; at = b.indexOf(anchor, at + 1)) {
       const from = at - this.anchorAt;
       if (from >= start && from + this.len <= end && this.fold.bytes(b, from, this.len))

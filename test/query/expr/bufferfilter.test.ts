@@ -9,7 +9,8 @@ import * as dag from '../../../src/query/compiler/dag';
 import { FrameFilter, framePasses } from '../../../src/query/expr/bufferfilter';
 import { TRUE } from '../../../src/query/expr/expr';
 import { fieldPath } from '../../../src/query/expr/path';
-import { SearchString } from '../../../src/query/expr/search';
+import { SearchString, SearchValue } from '../../../src/query/expr/search';
+import { comparison } from '../../../src/query/expr/compare';
 import { TypeContext } from '../../../src/zed/context';
 import { TypeString } from '../../../src/zed/types';
 import { Value } from '../../../src/zed/value';
@@ -75,6 +76,57 @@ test('a frame holding a value that a search matches passes the frame test', () =
     }),
     { numRuns: 3000 },
   );
+});
+
+test('a frame holding a value that an IP search matches passes the frame test', () => {
+  const ips = fc.constantFrom('10.0.0.1', '10.0.0.10', '1.10.0.0', '::1', '10.0.0.2');
+  const leaf = fc.oneof(
+    ips,
+    ips.map((ip) => JSON.stringify(`x${ip}y`)),
+    fc.constantFrom('"10.0.0.1"', '1', '"a"', `${0x0a000001}`),
+  );
+  const val = fc.oneof(
+    leaf,
+    fc.array(leaf, { maxLength: 3 }).map((a) => `{a:[${a.join(',')}]}`),
+    fc.tuple(leaf, leaf).map(([x, y]) => `{"10.0.0.1":${x},b:{c:${y}}}`),
+    leaf.map((x) => `${x}((ip,string,int64))`),
+  );
+  fc.assert(
+    fc.property(val, fc.constantFrom('10.0.0.1', '::1'), (zson, ip) => {
+      let v: Value;
+      try {
+        v = parseValue(zctx, zson);
+      } catch {
+        return; // a union literal of a value not of its types
+      }
+      const lit = parseValue(zctx, ip);
+      const e: dag.Expr = {
+        kind: 'Search',
+        text: ip,
+        value: lit,
+        expr: { kind: 'This', path: [] },
+      };
+      const hit = new SearchValue(ip, comparison('==', lit)!, fieldPath(zctx, [])).eval(v) === TRUE;
+      if (!hit) return;
+      const bytes = v.len > 0 ? v.buf.subarray(v.off, v.off + v.len) : Buffer.alloc(0);
+      const f = frameFilter(e)!;
+      expect({ zson, ip, passes: framePasses(f, bytes, 0, bytes.length, [v.type]) }).toEqual({
+        zson,
+        ip,
+        passes: true,
+      });
+    }),
+    { numRuns: 2000 },
+  );
+  // A field named like the address is not a match (no field names for an IP).
+  const f = frameFilter({
+    kind: 'Search',
+    text: '10.0.0.1',
+    value: parseValue(zctx, '10.0.0.1'),
+    expr: { kind: 'This', path: [] },
+  })!;
+  const v = parseValue(zctx, '{"10.0.0.1":1}');
+  expect(framePasses(f, v.buf.subarray(v.off, v.off + v.len), 0, v.len, [v.type])).toBe(false);
 });
 
 test('a frame without the term, in its bytes or field names, fails the test', () => {
