@@ -33,6 +33,12 @@ export class FrameTerm {
    */
   private readonly anchor: Buffer | null = null;
   private readonly anchorAt: number = 0;
+  /**
+   * Else its rarest character (a non-letter, or the rarest letter by
+   * English text's frequencies, in both cases), found by the native byte
+   * search.
+   */
+  private readonly letters: [number, number] | null = null;
   private readonly len: number;
 
   constructor(
@@ -46,19 +52,54 @@ export class FrameTerm {
     if (best !== '') {
       this.anchor = Buffer.from(best, 'latin1');
       this.anchorAt = term.indexOf(best);
+    } else {
+      let at = 0;
+      for (let i = 1; i < term.length; i++) if (rarity(term[i]) > rarity(term[at])) at = i;
+      const c = term.charCodeAt(at);
+      const lower = c | 0x20;
+      this.anchorAt = at;
+      // A letter in both cases, or a lone non-letter as it is.
+      if (lower >= 0x61 && lower <= 0x7a) this.letters = [lower, lower - 0x20];
+      else this.anchor = Buffer.from([c]);
     }
   }
 
   /** Whether buf[start, end) or a field name of one of types may hold the term. */
   test(buf: Uint8Array, start: number, end: number, types: readonly Type[]): boolean {
-    const b = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
+    // A view that ends where the frame does: a search past it (the rest
+    // of a fetched chunk) would cost a chunk's bytes a frame.
+    const b = Buffer.from(buf.buffer, buf.byteOffset, end);
     if (this.raw !== null) {
-      const at = b.indexOf(this.raw, start);
-      if (at >= 0 && at + this.raw.length <= end) return true;
+      if (b.indexOf(this.raw, start) >= 0) return true;
     } else if (types.some((t) => this.named(t))) return true;
-    const anchor = this.anchor;
-    if (anchor === null) return this.fold.bytes(buf, start, end - start);
-    for (let at = b.indexOf(anchor, start); at >= 0 && at < end; at = b.indexOf(anchor, at + 1)) {
+    if (this.anchor !== null) return this.around(b, this.anchor, start, end);
+    if (this.letters !== null) return this.aroundEither(b, this.letters, start, end);
+    return this.fold.bytes(buf, start, end - start);
+  }
+
+  /**
+   * around() for a letter in either case, the two searches taken in step
+   * so that the first place the term is at ends them (a common term is
+   * found near a frame's start in whichever case it is written).
+   */
+  private aroundEither(b: Buffer, [l, u]: [number, number], start: number, end: number): boolean {
+    let lo = b.indexOf(l, start);
+    let up = b.indexOf(u, start);
+    while (lo >= 0 || up >= 0) {
+      const lower = up < 0 || (lo >= 0 && lo < up);
+      const at = lower ? lo : up;
+      const from = at - this.anchorAt;
+      if (from >= start && from + this.len <= end && this.fold.bytes(b, from, this.len))
+        return true;
+      if (lower) lo = b.indexOf(l, lo + 1);
+      else up = b.indexOf(u, up + 1);
+    }
+    return false;
+  }
+
+  /** Whether the term is in b[start, end) where anchor is at its place in it. */
+  private around(b: Buffer, anchor: Buffer, start: number, end: number): boolean {
+    for (let at = b.indexOf(anchor, start); at >= 0; at = b.indexOf(anchor, at + 1)) {
       const from = at - this.anchorAt;
       if (from >= start && from + this.len <= end && this.fold.bytes(b, from, this.len))
         return true;
@@ -76,6 +117,15 @@ export class FrameTerm {
     }
     return m;
   }
+}
+
+/** Letters from the most to the least frequent in English text. */
+const BY_FREQUENCY = 'etaoinshrdlcumwfgypbvkjxqz';
+
+/** How rare a character is as a letter (a non-letter: rarer than any). */
+function rarity(ch: string): number {
+  const i = BY_FREQUENCY.indexOf(ch.toLowerCase());
+  return i < 0 ? BY_FREQUENCY.length : i;
 }
 
 /** The record types a value of type t may hold, itself among them (search walks them all). */
