@@ -2,7 +2,8 @@
 // (ScanOptions.frames, the search's frame test) and answers as the same
 // search run after the scan: needles in strings of any case, in nested
 // fields and arrays, and in field names, an IP address as a value and as
-// text, with the scan cache on and off.
+// text, a search after a comparison of a field (which outputs an error the
+// field holds), with the scan cache on and off.
 
 import { openLake } from '../../src/backend/open';
 import { arrayReader } from '../../src/query/runtime/ops/scan';
@@ -20,7 +21,8 @@ function records(): string {
     const inner = i === 1700 ? '{n:"needle-7"}' : `{n:"n${i % 9}"}`;
     const tags = i === 2500 ? '["a","Needle-7!"]' : '["a","b"]';
     const extra = i === 2900 ? ',"needle-7x":1' : '';
-    return `{ts:${i},s:"${s}",h:${h},inner:${inner},tags:${tags}${extra}}`;
+    const x = i === 600 ? 'error("boom")' : i === 2500 ? '1' : `${i % 4}`;
+    return `{ts:${i},x:${x},s:"${s}",h:${h},inner:${inner},tags:${tags}${extra}}`;
   }).join('\n');
 }
 
@@ -42,6 +44,9 @@ test.each([0, 16 << 20])(
         '"zzzz-99"',
         // An address, or a string holding its text.
         '10.9.9.9',
+        // A comparison of a field first: an error it holds is output.
+        'x == 1 and "needle-7"',
+        '(x < 1 or not x > 2) and "needle-7"',
       ]) {
         const got = await run(lake, `from p | ${q} | yield ts`);
         // The same search after the scan (a head first: no frame test).
@@ -50,6 +55,7 @@ test.each([0, 16 << 20])(
         expect(want.stats.recordsRead).toBe(3000);
         if (q === '"needle-7"') expect(got.out).toEqual(['100', '1700', '2500', '2900']);
         if (q === '10.9.9.9') expect(got.out).toEqual(['1200', '2200']);
+        if (q.startsWith('x == 1')) expect(got.out).toEqual(['error("missing")', '2500']);
         if (!q.includes(' or '))
           expect({ q, pass, skipped: got.stats.recordsRead < 1000 }).toEqual({
             q,

@@ -1,12 +1,13 @@
 // The frame test of a scan's filter (expr/bufferfilter.ts), where it has
 // one: a keyword search for an ASCII string of two or more characters or
-// an IP address in a value or a field of it, and `and`/`or` of those. `a and b` needs only
-// a's test when b has none (a false a is the answer, b unseen), but not
-// b's alone (a may be an error, which the filter outputs); `a or b`
-// needs both.
+// an IP address in a value or a field of it, and `and`/`or` of those.
+// `a and b` needs only a's test when b has none (a false a is the answer,
+// b unseen), and b's alone only where a compares fields with constants
+// (then it may also be an error a field holds, which the filter outputs:
+// frames holding error values pass); `a or b` needs both.
 
-import { TypeIP, TypeString } from '../../zed/types';
-import { FrameFilter, FrameTerm } from '../expr/bufferfilter';
+import { Kind, TypeIP, TypeString } from '../../zed/types';
+import { ErrorTypes, FrameFilter, FrameTerm } from '../expr/bufferfilter';
 import * as dag from './dag';
 
 /** A test of frames that no value of a frame failing it can pass e, or null. */
@@ -26,8 +27,26 @@ export function frameFilter(e: dag.Expr | null): FrameFilter | null {
   }
   if (e.kind !== 'Binary' || (e.op !== 'and' && e.op !== 'or')) return null;
   const lhs = frameFilter(e.lhs);
-  if (lhs === null) return null;
+  if (lhs === null) {
+    // `_path=="dns" and "needle"`: a comparison of a field is a bool,
+    // error("missing") (dropped) or an error the field holds (output).
+    if (e.op !== 'and' || !fieldComparisons(e.lhs)) return null;
+    const rhs = frameFilter(e.rhs);
+    return rhs && { kind: 'errors', operand: rhs, errors: new ErrorTypes() };
+  }
   const rhs = frameFilter(e.rhs);
   if (rhs === null) return e.op === 'and' ? lhs : null;
   return { kind: e.op, lhs, rhs };
+}
+
+const COMPARISONS = new Set(['==', '!=', '<', '<=', '>', '>=']);
+
+/** Whether e is and/or/not of comparisons of a field with a constant (not an error). */
+function fieldComparisons(e: dag.Expr): boolean {
+  if (e.kind === 'Unary') return e.op === '!' && fieldComparisons(e.operand);
+  if (e.kind !== 'Binary') return false;
+  if (e.op === 'and' || e.op === 'or') return fieldComparisons(e.lhs) && fieldComparisons(e.rhs);
+  if (!COMPARISONS.has(e.op)) return false;
+  const [f, c] = e.lhs.kind === 'Literal' ? [e.rhs, e.lhs] : [e.lhs, e.rhs];
+  return f.kind === 'This' && c.kind === 'Literal' && c.value.type.kind !== Kind.Error;
 }

@@ -12,9 +12,30 @@
 import { Type, TypeArray, TypeErr, TypeMap, TypeRecord, TypeSet, TypeUnion } from '../../zed/types';
 import { FoldedContains, leafFieldNames } from './search';
 
-/** A frame test: false when no value of the frame can pass the filter. */
+/**
+ * A frame test: false when no value of the frame can pass the filter.
+ * 'errors' passes a frame holding an error value (an error a filter's
+ * comparison of a field gives back, which the filter outputs) as well as
+ * the frames its operand passes.
+ */
 export type FrameFilter =
-  { kind: 'term'; term: FrameTerm } | { kind: 'and' | 'or'; lhs: FrameFilter; rhs: FrameFilter };
+  | { kind: 'term'; term: FrameTerm }
+  | { kind: 'and' | 'or'; lhs: FrameFilter; rhs: FrameFilter }
+  | { kind: 'errors'; operand: FrameFilter; errors: ErrorTypes };
+
+/** Per type: whether a value of it may hold an error value. */
+export class ErrorTypes {
+  private readonly seen = new Map<Type, boolean>();
+
+  within(t: Type): boolean {
+    let m = this.seen.get(t);
+    if (m === undefined) {
+      m = innerTypes(t).some((u) => u instanceof TypeErr);
+      this.seen.set(t, m);
+    }
+    return m;
+  }
+}
 
 /**
  * One ASCII search term (a non-ASCII term folds beyond bytes: no frame
@@ -129,19 +150,21 @@ function rarity(ch: string): number {
 }
 
 /** The record types a value of type t may hold, itself among them (search walks them all). */
-function recordsWithin(t: Type, out: TypeRecord[] = [], seen = new Set<Type>()): TypeRecord[] {
+function recordsWithin(t: Type): TypeRecord[] {
+  return innerTypes(t).filter((u): u is TypeRecord => u instanceof TypeRecord);
+}
+
+/** The underlying types a value of type t may hold, its own first, each once. */
+function innerTypes(t: Type, out: Type[] = []): Type[] {
   const u = t.under;
-  if (seen.has(u)) return out;
-  seen.add(u);
+  if (out.includes(u)) return out;
+  out.push(u);
   let inner: readonly Type[] = [];
-  if (u instanceof TypeRecord) {
-    out.push(u);
-    inner = u.fields.map((f) => f.type);
-  } else if (u instanceof TypeArray || u instanceof TypeSet || u instanceof TypeErr)
-    inner = [u.type];
+  if (u instanceof TypeRecord) inner = u.fields.map((f) => f.type);
+  else if (u instanceof TypeArray || u instanceof TypeSet || u instanceof TypeErr) inner = [u.type];
   else if (u instanceof TypeMap) inner = [u.keyType, u.valType];
   else if (u instanceof TypeUnion) inner = u.types;
-  for (const x of inner) recordsWithin(x, out, seen);
+  for (const x of inner) innerTypes(x, out);
   return out;
 }
 
@@ -163,6 +186,10 @@ export function framePasses(
     case 'or':
       return (
         framePasses(f.lhs, buf, start, end, types) || framePasses(f.rhs, buf, start, end, types)
+      );
+    case 'errors':
+      return (
+        types.some((t) => f.errors.within(t)) || framePasses(f.operand, buf, start, end, types)
       );
   }
 }

@@ -149,7 +149,11 @@ test('which filters have a frame test', () => {
   const kinds = (e: dag.Expr): string | null => {
     const f = frameFilter(e);
     const show = (x: FrameFilter): string =>
-      x.kind === 'term' ? 'term' : `${x.kind}(${show(x.lhs)},${show(x.rhs)})`;
+      x.kind === 'term'
+        ? 'term'
+        : x.kind === 'errors'
+          ? `errors(${show(x.operand)})`
+          : `${x.kind}(${show(x.lhs)},${show(x.rhs)})`;
     return f === null ? null : show(f);
   };
   const other: dag.Expr = {
@@ -167,6 +171,18 @@ test('which filters have a frame test', () => {
   // A search first decides `and` alone; an expression first may be an error, which passes.
   expect(kinds(and(search('ab'), other))).toBe('term');
   expect(kinds(and(other, search('ab')))).toBeNull();
+  // Unless it compares a field with a constant: then frames with errors pass too.
+  const cmp = (op: dag.BinaryOp): dag.Expr => ({
+    kind: 'Binary',
+    op,
+    lhs: { kind: 'This', path: ['x'] },
+    rhs: { kind: 'Literal', value: parseValue(zctx, '1') },
+  });
+  expect(kinds(and(cmp('=='), search('ab')))).toBe('errors(term)');
+  expect(
+    kinds(and(or(cmp('<'), { kind: 'Unary', op: '!', operand: cmp('>') }), search('ab'))),
+  ).toBe('errors(term)');
+  expect(kinds(or(cmp('=='), search('ab')))).toBeNull();
   expect(kinds(or(search('ab'), other))).toBeNull();
   // Too short to pay, or folded beyond bytes.
   expect(kinds(search('a'))).toBeNull();
