@@ -7,23 +7,16 @@
 // frames holding error values pass); `a or b` needs both.
 
 import { Kind, TypeIP, TypeString } from '../../zed/types';
-import { ErrorTypes, FrameFilter, FrameTerm } from '../expr/bufferfilter';
+import { ErrorTypes, FrameFilter } from '../expr/bufferfilter';
+import { TermFinder } from '../expr/termfind';
 import * as dag from './dag';
 
 /** A test of frames that no value of a frame failing it can pass e, or null. */
 export function frameFilter(e: dag.Expr | null): FrameFilter | null {
   if (e === null) return null;
   if (e.kind === 'Search') {
-    const v = e.value;
-    if (e.expr.kind !== 'This' || v.len < 0) return null;
-    const ip = v.type.under === TypeIP;
-    if (v.type.under !== TypeString && !ip) return null;
-    // A string's text, or an IP's (whose address matches too).
-    const term = ip ? Buffer.from(e.text, 'utf8') : v.buf.subarray(v.off, v.off + v.len);
-    // A non-ASCII term is folded beyond bytes (search.ts).
-    if (term.length < 2 || term.some((b) => b >= 0x80)) return null;
-    const raw = ip ? Buffer.from(v.buf.subarray(v.off, v.off + v.len)) : null;
-    return { kind: 'term', term: new FrameTerm(term.toString('latin1'), raw) };
+    const term = e.expr.kind === 'This' ? searchFinder(e) : null;
+    return term && { kind: 'term', term };
   }
   if (e.kind !== 'Binary' || (e.op !== 'and' && e.op !== 'or')) return null;
   const lhs = frameFilter(e.lhs);
@@ -37,6 +30,22 @@ export function frameFilter(e: dag.Expr | null): FrameFilter | null {
   const rhs = frameFilter(e.rhs);
   if (rhs === null) return e.op === 'and' ? lhs : null;
   return { kind: e.op, lhs, rhs };
+}
+
+/**
+ * What finds a search's literal in bytes, where it can: a string of two or
+ * more ASCII characters (a non-ASCII one is folded beyond bytes), or an
+ * IP address (its bytes, or its text in a string).
+ */
+export function searchFinder(e: dag.Search): TermFinder | null {
+  const v = e.value;
+  if (v.len < 0) return null;
+  const ip = v.type.under === TypeIP;
+  if (v.type.under !== TypeString && !ip) return null;
+  const term = ip ? Buffer.from(e.text, 'utf8') : v.buf.subarray(v.off, v.off + v.len);
+  if (term.length < 2 || term.some((b) => b >= 0x80)) return null;
+  const raw = ip ? Buffer.from(v.buf.subarray(v.off, v.off + v.len)) : null;
+  return new TermFinder(term.toString('latin1'), raw);
 }
 
 const COMPARISONS = new Set(['==', '!=', '<', '<=', '>', '>=']);

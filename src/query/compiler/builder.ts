@@ -6,7 +6,7 @@
 // pushed into them.
 
 import { TypeContext, DuplicateFieldError } from '../../zed/context';
-import { ID, TypeNet, TypeString } from '../../zed/types';
+import { ID, TypeIP, TypeNet, TypeString } from '../../zed/types';
 import { Value } from '../../zed/value';
 import { ValueReader } from '../../formats/io';
 import { AggregateError, Aggregator, newAggregatorExpr } from '../aggregates';
@@ -55,7 +55,7 @@ import { Sort } from '../runtime/ops/sort';
 import { Tail } from '../runtime/ops/tail';
 import { Yield } from '../runtime/ops/yield';
 import { DataSource, poolKeyPath, VectorMode } from '../data/source';
-import { frameFilter } from './bufferfilter';
+import { frameFilter, searchFinder } from './bufferfilter';
 import { buildTopN } from './topn';
 import { buildVectorized, compileMatch, envVectorMode } from './vectorize';
 import * as dag from './dag';
@@ -363,7 +363,8 @@ export class Builder {
       throw new CompileError(
         `literal comparison of type ${JSON.stringify(v.type.under.id)} unsupported`,
       );
-    return new SearchValue(e.text, pred, operand);
+    // An address, or its text in a string: where neither is, no match.
+    return new SearchValue(e.text, pred, operand, v.type.under === TypeIP ? searchFinder(e) : null);
   }
 
   // -------------------------------------------------------------------------

@@ -14,63 +14,8 @@ import { Value } from '../../zed/value';
 import { comparison, Predicate } from './compare';
 import { isError } from './errors';
 import { Expr, FALSE, TRUE } from './expr';
+import { FoldedContains, leafFieldNames, TermFinder, ValueScreen } from './termfind';
 import { Walker } from './walk';
-
-/** The dotted names of the leaf fields of a record type (FieldNameIter). */
-export function leafFieldNames(t: TypeRecord, prefix = '', out: string[] = []): string[] {
-  for (const f of t.fields) {
-    const name = prefix === '' ? f.name : prefix + '.' + f.name;
-    const u = f.type.under;
-    if (u instanceof TypeRecord && u.fields.length > 0) leafFieldNames(u, name, out);
-    else out.push(name);
-  }
-  return out;
-}
-
-/** A case-insensitive substring test (Go's EqualFold over windows), fast for ASCII. */
-export class FoldedContains {
-  private readonly lower: Uint8Array;
-  private readonly upper: Uint8Array;
-  private readonly ascii: boolean;
-  private readonly folded: string;
-
-  constructor(readonly term: string) {
-    const bytes = Buffer.from(term, 'utf8');
-    this.ascii = bytes.every((b) => b < 0x80);
-    this.lower = Uint8Array.from(bytes, (b) => (b >= 0x41 && b <= 0x5a ? b + 32 : b));
-    this.upper = Uint8Array.from(bytes, (b) => (b >= 0x61 && b <= 0x7a ? b - 32 : b));
-    this.folded = term.toLowerCase();
-  }
-
-  bytes(buf: Uint8Array, off: number, len: number): boolean {
-    if (!this.ascii) return this.text(decodeString(buf, off, Math.max(len, 0)));
-    const lo = this.lower;
-    const up = this.upper;
-    const m = lo.length;
-    if (m === 0) return true;
-    const last = off + len - m;
-    const l0 = lo[0];
-    const u0 = up[0];
-    outer: for (let i = off; i <= last; i++) {
-      const c = buf[i];
-      if (c !== l0 && c !== u0) continue;
-      for (let k = 1; k < m; k++) {
-        const d = buf[i + k];
-        if (d !== lo[k] && d !== up[k]) continue outer;
-      }
-      return true;
-    }
-    return false;
-  }
-
-  text(s: string): boolean {
-    if (this.ascii) {
-      const b = Buffer.from(s, 'utf8');
-      return this.bytes(b, 0, b.length);
-    }
-    return s.toLowerCase().includes(this.folded);
-  }
-}
 
 /** Per record type: does a field name satisfy test? */
 class FieldNameCache {
@@ -100,17 +45,28 @@ export class SearchString implements Expr {
     return t.under.id === ID.String && len > 0 && this.fold.bytes(buf, off, len);
   };
 
+  /** Values the term cannot be in, without walking them (an ASCII term of two or more). */
+  private readonly screen: ValueScreen | null;
+
   constructor(
     term: string,
     readonly operand: Expr,
+    /** Whether to rule values out with a TermFinder first (false: walk each; the tests' reference). */
+    quick = true,
   ) {
-    this.fold = new FoldedContains(term.normalize('NFC'));
+    const t = term.normalize('NFC');
+    this.fold = new FoldedContains(t);
     this.names = new FieldNameCache((n) => this.fold.text(n));
+    this.screen =
+      quick && t.length >= 2 && /^[\x00-\x7f]*$/.test(t)
+        ? new ValueScreen(new TermFinder(t))
+        : null;
   }
 
   eval(self: Value): Value {
     const v = this.operand.eval(self);
     if (isError(v)) return FALSE;
+    if (this.screen !== null && this.screen.rulesOut(v)) return FALSE;
     const plan = this.plan(v.type);
     if (plan === null)
       return this.walker.walk(v.type, v.buf, v.off, v.len, this.visit) ? TRUE : FALSE;
@@ -167,11 +123,16 @@ export class SearchValue implements Expr {
   private readonly fold: FoldedContains;
   private readonly visit: (t: Type, buf: Buffer, off: number, len: number) => boolean;
 
+  private readonly screen: ValueScreen | null;
+
   constructor(
     text: string,
     eq: Predicate,
     readonly operand: Expr,
+    /** Where the literal cannot be (an IP address's: its bytes or its text), if known. */
+    finder: TermFinder | null = null,
   ) {
+    this.screen = finder && new ValueScreen(finder);
     this.fold = new FoldedContains(text);
     this.visit = (t, buf, off, len) => {
       if (t.under.id === ID.String) return len > 0 && this.fold.bytes(buf, off, len);
@@ -182,6 +143,7 @@ export class SearchValue implements Expr {
   eval(self: Value): Value {
     const v = this.operand.eval(self);
     if (isError(v)) return FALSE;
+    if (this.screen !== null && this.screen.rulesOut(v)) return FALSE;
     return this.walker.walk(v.type, v.buf, v.off, v.len, this.visit) ? TRUE : FALSE;
   }
 }

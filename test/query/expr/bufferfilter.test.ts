@@ -4,7 +4,7 @@
 
 import fc from 'fast-check';
 import { parseValue } from '../../../src/formats/zson';
-import { frameFilter } from '../../../src/query/compiler/bufferfilter';
+import { frameFilter, searchFinder } from '../../../src/query/compiler/bufferfilter';
 import * as dag from '../../../src/query/compiler/dag';
 import { FrameFilter, framePasses } from '../../../src/query/expr/bufferfilter';
 import { TRUE } from '../../../src/query/expr/expr';
@@ -64,7 +64,9 @@ test('a frame holding a value that a search matches passes the frame test', () =
     fc.property(value, terms, (zson, term) => {
       const v = parseValue(zctx, zson);
       const f = frameFilter(search(term))!;
-      const hit = new SearchString(term, fieldPath(zctx, [])).eval(v) === TRUE;
+      // The search walking the value (its own TermFinder off).
+      const hit = new SearchString(term, fieldPath(zctx, []), false).eval(v) === TRUE;
+      expect(new SearchString(term, fieldPath(zctx, [])).eval(v) === TRUE).toBe(hit);
       if (!hit) return;
       // The value's bytes as a frame's payload holds them (a null has none).
       const bytes = v.len > 0 ? v.buf.subarray(v.off, v.off + v.len) : Buffer.alloc(0);
@@ -106,7 +108,11 @@ test('a frame holding a value that an IP search matches passes the frame test', 
         value: lit,
         expr: { kind: 'This', path: [] },
       };
-      const hit = new SearchValue(ip, comparison('==', lit)!, fieldPath(zctx, [])).eval(v) === TRUE;
+      const eq = comparison('==', lit)!;
+      const hit = new SearchValue(ip, eq, fieldPath(zctx, [])).eval(v) === TRUE;
+      // The same search with its TermFinder first.
+      const quick = new SearchValue(ip, eq, fieldPath(zctx, []), searchFinder(e as dag.Search));
+      expect(quick.eval(v) === TRUE).toBe(hit);
       if (!hit) return;
       const bytes = v.len > 0 ? v.buf.subarray(v.off, v.off + v.len) : Buffer.alloc(0);
       const f = frameFilter(e)!;

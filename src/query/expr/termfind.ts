@@ -1,0 +1,237 @@
+// Finding a search term in bytes and names, as a keyword search matches
+// it (search.ts): in a string, ASCII case folded (FoldedContains), or in
+// a leaf field name. TermFinder says, without walking a value, where the
+// term cannot be: in bytes that do not hold it (found by the native byte
+// search where the term allows) under types none of whose field names
+// do. It tests a whole frame of values (bufferfilter.ts) and a value
+// before search walks it.
+
+import { decodeString } from '../../zed/primitive';
+import { Type, TypeArray, TypeErr, TypeMap, TypeRecord, TypeSet, TypeUnion } from '../../zed/types';
+import { Value } from '../../zed/value';
+
+/** The dotted names of the leaf fields of a record type (FieldNameIter). */
+export function leafFieldNames(t: TypeRecord, prefix = '', out: string[] = []): string[] {
+  for (const f of t.fields) {
+    const name = prefix === '' ? f.name : prefix + '.' + f.name;
+    const u = f.type.under;
+    if (u instanceof TypeRecord && u.fields.length > 0) leafFieldNames(u, name, out);
+    else out.push(name);
+  }
+  return out;
+}
+
+/** A case-insensitive substring test (Go's EqualFold over windows), fast for ASCII. */
+export class FoldedContains {
+  private readonly lower: Uint8Array;
+  private readonly upper: Uint8Array;
+  private readonly ascii: boolean;
+  private readonly folded: string;
+
+  constructor(readonly term: string) {
+    const bytes = Buffer.from(term, 'utf8');
+    this.ascii = bytes.every((b) => b < 0x80);
+    this.lower = Uint8Array.from(bytes, (b) => (b >= 0x41 && b <= 0x5a ? b + 32 : b));
+    this.upper = Uint8Array.from(bytes, (b) => (b >= 0x61 && b <= 0x7a ? b - 32 : b));
+    this.folded = term.toLowerCase();
+  }
+
+  bytes(buf: Uint8Array, off: number, len: number): boolean {
+    if (!this.ascii) return this.text(decodeString(buf, off, Math.max(len, 0)));
+    const lo = this.lower;
+    const up = this.upper;
+    const m = lo.length;
+    if (m === 0) return true;
+    const last = off + len - m;
+    const l0 = lo[0];
+    const u0 = up[0];
+    outer: for (let i = off; i <= last; i++) {
+      const c = buf[i];
+      if (c !== l0 && c !== u0) continue;
+      for (let k = 1; k < m; k++) {
+        const d = buf[i + k];
+        if (d !== lo[k] && d !== up[k]) continue outer;
+      }
+      return true;
+    }
+    return false;
+  }
+
+  text(s: string): boolean {
+    if (this.ascii) {
+      const b = Buffer.from(s, 'utf8');
+      return this.bytes(b, 0, b.length);
+    }
+    return s.toLowerCase().includes(this.folded);
+  }
+}
+
+/**
+ * One ASCII search term (a non-ASCII term folds beyond bytes: no frame
+ * test): a string's text, or an IP literal's, whose search also matches
+ * the address itself (raw: its bytes) and no field names.
+ */
+export class TermFinder {
+  private readonly fold: FoldedContains;
+  /** Per type: whether a record within it has a leaf field name holding the term. */
+  private readonly names = new Map<Type, boolean>();
+  /**
+   * The term's longest run of bytes that are not letters (case folding
+   * leaves them as they are), where it has one of two or more, and where
+   * it starts in the term: found by the native byte search, then the
+   * term around it compared folded. Else every byte is looked at in turn.
+   */
+  private readonly anchor: Buffer | null = null;
+  private readonly anchorAt: number = 0;
+  /**
+   * Else its rarest character (a non-letter, or the rarest letter by
+   * English text's frequencies, in both cases), found by the native byte
+   * search.
+   */
+  private readonly letters: [number, number] | null = null;
+  private readonly len: number;
+
+  constructor(
+    term: string,
+    private readonly raw: Buffer | null = null,
+  ) {
+    this.fold = new FoldedContains(term);
+    this.len = term.length;
+    const runs = term.match(/[^A-Za-z]{2,}/g) ?? [];
+    const best = runs.reduce((a, b) => (b.length > a.length ? b : a), '');
+    if (best !== '') {
+      this.anchor = Buffer.from(best, 'latin1');
+      this.anchorAt = term.indexOf(best);
+    } else {
+      let at = 0;
+      for (let i = 1; i < term.length; i++) if (rarity(term[i]) > rarity(term[at])) at = i;
+      const c = term.charCodeAt(at);
+      const lower = c | 0x20;
+      this.anchorAt = at;
+      // A letter in both cases, or a lone non-letter as it is.
+      if (lower >= 0x61 && lower <= 0x7a) this.letters = [lower, lower - 0x20];
+      else this.anchor = Buffer.from([c]);
+    }
+  }
+
+  /** Whether buf[start, end) or a field name of one of types may hold the term. */
+  test(buf: Uint8Array, start: number, end: number, types: readonly Type[]): boolean {
+    if (this.raw === null && types.some((t) => this.named(t))) return true;
+    return this.inBytes(buf, start, end);
+  }
+
+  /** test() for the bytes of one value of type t (len -1: a null). */
+  testValue(t: Type, buf: Uint8Array, off: number, len: number): boolean {
+    if (this.raw === null && this.named(t)) return true;
+    return len > 0 && this.inBytes(buf, off, off + len);
+  }
+
+  /** Whether buf[start, end) may hold the term (or the raw address). */
+  private inBytes(buf: Uint8Array, start: number, end: number): boolean {
+    // A view that ends where the bytes do: a search past them (the rest
+    // of a fetched chunk) would cost a chunk's bytes a frame.
+    const b = Buffer.from(buf.buffer, buf.byteOffset, end);
+    if (this.raw !== null && b.indexOf(this.raw, start) >= 0) return true;
+    if (this.anchor !== null) return this.around(b, this.anchor, start, end);
+    if (this.letters !== null) return this.aroundEither(b, this.letters, start, end);
+    return this.fold.bytes(buf, start, end - start);
+  }
+
+  /**
+   * around() for a letter in either case, the two searches taken in step
+   * so that the first place the term is at ends them (a common term is
+   * found near a frame's start in whichever case it is written).
+   */
+  private aroundEither(b: Buffer, [l, u]: [number, number], start: number, end: number): boolean {
+    let lo = b.indexOf(l, start);
+    let up = b.indexOf(u, start);
+    while (lo >= 0 || up >= 0) {
+      const lower = up < 0 || (lo >= 0 && lo < up);
+      const at = lower ? lo : up;
+      const from = at - this.anchorAt;
+      if (from >= start && from + this.len <= end && this.fold.bytes(b, from, this.len))
+        return true;
+      if (lower) lo = b.indexOf(l, lo + 1);
+      else up = b.indexOf(u, up + 1);
+    }
+    return false;
+  }
+
+  /** Whether the term is in b[start, end) where anchor is at its place in it. */
+  private around(b: Buffer, anchor: Buffer, start: number, end: number): boolean {
+    for (let at = b.indexOf(anchor, start); at >= 0; at = b.indexOf(anchor, at + 1)) {
+      const from = at - this.anchorAt;
+      if (from >= start && from + this.len <= end && this.fold.bytes(b, from, this.len))
+        return true;
+    }
+    return false;
+  }
+
+  private named(t: Type): boolean {
+    let m = this.names.get(t);
+    if (m === undefined) {
+      m = false;
+      for (const r of recordsWithin(t))
+        if (leafFieldNames(r).some((n) => this.fold.text(n))) m = true;
+      this.names.set(t, m);
+    }
+    return m;
+  }
+}
+
+/**
+ * A TermFinder before each value a search walks: a value it rules out is
+ * not walked. Where most values pass it (a term in most records) it only
+ * adds to their walk, so after 1024 values of which more than half
+ * passed, the next 16384 are walked without it.
+ */
+export class ValueScreen {
+  private checked = 0;
+  private passed = 0;
+  private unchecked = 0;
+
+  constructor(private readonly finder: TermFinder) {}
+
+  rulesOut(v: Value): boolean {
+    if (this.unchecked > 0) {
+      this.unchecked--;
+      return false;
+    }
+    const out = !this.finder.testValue(v.type, v.buf, v.off, v.len);
+    this.checked++;
+    if (!out) this.passed++;
+    if (this.checked === 1024) {
+      if (this.passed > 512) this.unchecked = 16384;
+      this.checked = this.passed = 0;
+    }
+    return out;
+  }
+}
+
+/** Letters from the most to the least frequent in English text. */
+const BY_FREQUENCY = 'etaoinshrdlcumwfgypbvkjxqz';
+
+/** How rare a character is as a letter (a non-letter: rarer than any). */
+function rarity(ch: string): number {
+  const i = BY_FREQUENCY.indexOf(ch.toLowerCase());
+  return i < 0 ? BY_FREQUENCY.length : i;
+}
+
+/** The record types a value of type t may hold, itself among them (search walks them all). */
+function recordsWithin(t: Type): TypeRecord[] {
+  return innerTypes(t).filter((u): u is TypeRecord => u instanceof TypeRecord);
+}
+
+/** The underlying types a value of type t may hold, its own first, each once. */
+export function innerTypes(t: Type, out: Type[] = []): Type[] {
+  const u = t.under;
+  if (out.includes(u)) return out;
+  out.push(u);
+  let inner: readonly Type[] = [];
+  if (u instanceof TypeRecord) inner = u.fields.map((f) => f.type);
+  else if (u instanceof TypeArray || u instanceof TypeSet || u instanceof TypeErr) inner = [u.type];
+  else if (u instanceof TypeMap) inner = [u.keyType, u.valType];
+  else if (u instanceof TypeUnion) inner = u.types;
+  for (const x of inner) innerTypes(x, out);
+  return out;
+}
