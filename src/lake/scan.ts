@@ -17,6 +17,7 @@ import { COMPRESSED, MAX_HEADER } from '../formats/zng/frame';
 import { ObjectStore, isNotFound } from '../storage/storage';
 import { TypeContext } from '../zed/context';
 import { Type } from '../zed/types';
+import { TypeNumbering } from '../zed/vector';
 import { EMPTY, Value } from '../zed/value';
 import { readUvarint, uv } from '../zed/zcode';
 import { CachedFrame, CachedStream, ScanCache, ScanTypes } from './cache';
@@ -754,7 +755,9 @@ class SpanReader {
     if (this.types === null) {
       if (this.frames === null) return out;
       const p = payloadOf(out, buf, at, at + size);
-      return this.frames(p.buf, p.start, p.end, distinctTypes(out)) ? out : null;
+      const types = new TypeNumbering(out.length);
+      out.forEach((v, i) => types.set(i, v.type));
+      return this.frames(p.buf, p.start, p.end, types.types) ? out : null;
     }
     // Decoded in the cache's context: keep the frame (every frame, for the
     // cache), hand out its values in the scan's context.
@@ -812,18 +815,6 @@ function payloadOf(
   if ((buf[at] & COMPRESSED) !== 0) return { buf: vals[0].buf, start: 0, end: vals[0].buf.length };
   readUvarint(buf, at + 1, end);
   return { buf, start: uv.end, end };
-}
-
-/** The distinct types of vals (runs of one type are usual). */
-function distinctTypes(vals: Value[]): Type[] {
-  const out: Type[] = [];
-  let last: Type | null = null;
-  for (const v of vals) {
-    if (v.type === last) continue;
-    last = v.type;
-    if (!out.includes(last)) out.push(last);
-  }
-  return out;
 }
 
 const TRUNCATED = 'truncated input';

@@ -7,7 +7,7 @@
 // frames holding error values pass); `a or b` needs both.
 
 import { Kind, TypeIP, TypeString } from '../../zed/types';
-import { ErrorTypes, FrameFilter } from '../expr/bufferfilter';
+import { errorTypes, FrameFilter } from '../expr/bufferfilter';
 import { TermFinder } from '../expr/termfind';
 import * as dag from './dag';
 
@@ -25,7 +25,7 @@ export function frameFilter(e: dag.Expr | null): FrameFilter | null {
     // error("missing") (dropped) or an error the field holds (output).
     if (e.op !== 'and' || !fieldComparisons(e.lhs)) return null;
     const rhs = frameFilter(e.rhs);
-    return rhs && { kind: 'errors', operand: rhs, errors: new ErrorTypes() };
+    return rhs && { kind: 'errors', operand: rhs, errors: errorTypes() };
   }
   const rhs = frameFilter(e.rhs);
   if (rhs === null) return e.op === 'and' ? lhs : null;

@@ -354,7 +354,8 @@ export class Builder {
     const operand = this.expr(e.expr);
     const v = e.value;
     if (v.type.under === TypeString) {
-      return new SearchString(v.buf.toString('utf8', v.off, v.off + Math.max(v.len, 0)), operand);
+      const term = v.buf.toString('utf8', v.off, v.off + Math.max(v.len, 0));
+      return new SearchString(term, operand, searchFinder(e));
     }
     if (v.type.under === TypeNet)
       return new SearchNet(Buffer.from(v.buf.subarray(v.off, v.off + v.len)), operand);

@@ -10,7 +10,7 @@
 // those holding either.
 
 import { Type, TypeErr } from '../../zed/types';
-import { innerTypes, TermFinder } from './termfind';
+import { innerTypes, TermFinder, TypeTest } from './termfind';
 
 /**
  * A frame test: false when no value of the frame can pass the filter.
@@ -21,20 +21,11 @@ import { innerTypes, TermFinder } from './termfind';
 export type FrameFilter =
   | { kind: 'term'; term: TermFinder }
   | { kind: 'and' | 'or'; lhs: FrameFilter; rhs: FrameFilter }
-  | { kind: 'errors'; operand: FrameFilter; errors: ErrorTypes };
+  | { kind: 'errors'; operand: FrameFilter; errors: TypeTest };
 
 /** Per type: whether a value of it may hold an error value. */
-export class ErrorTypes {
-  private readonly seen = new Map<Type, boolean>();
-
-  within(t: Type): boolean {
-    let m = this.seen.get(t);
-    if (m === undefined) {
-      m = innerTypes(t).some((u) => u instanceof TypeErr);
-      this.seen.set(t, m);
-    }
-    return m;
-  }
+export function errorTypes(): TypeTest {
+  return new TypeTest((t) => innerTypes(t).some((u) => u instanceof TypeErr));
 }
 
 /** Whether a frame whose payload is buf[start, end), of values of types, may pass f. */
@@ -57,8 +48,6 @@ export function framePasses(
         framePasses(f.lhs, buf, start, end, types) || framePasses(f.rhs, buf, start, end, types)
       );
     case 'errors':
-      return (
-        types.some((t) => f.errors.within(t)) || framePasses(f.operand, buf, start, end, types)
-      );
+      return types.some((t) => f.errors.holds(t)) || framePasses(f.operand, buf, start, end, types);
   }
 }

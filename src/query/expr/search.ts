@@ -14,53 +14,32 @@ import { Value } from '../../zed/value';
 import { comparison, Predicate } from './compare';
 import { isError } from './errors';
 import { Expr, FALSE, TRUE } from './expr';
-import { FoldedContains, leafFieldNames, TermFinder, ValueScreen } from './termfind';
+import { fieldNames, FoldedContains, TermFinder, TypeTest, ValueScreen } from './termfind';
 import { Walker } from './walk';
-
-/** Per record type: does a field name satisfy test? */
-class FieldNameCache {
-  private readonly seen = new Map<Type, boolean>();
-  constructor(private readonly test: (name: string) => boolean) {}
-
-  matches(t: Type): boolean {
-    let m = this.seen.get(t);
-    if (m === undefined) {
-      m = false;
-      const u = t.under;
-      if (u instanceof TypeRecord) m = leafFieldNames(u).some(this.test);
-      this.seen.set(t, m);
-    }
-    return m;
-  }
-}
 
 /** A keyword (string) search. */
 export class SearchString implements Expr {
   private readonly walker = new Walker();
   private readonly plans = new Map<Type, { names: boolean; strings: number[] } | null>();
   private readonly fold: FoldedContains;
-  private readonly names: FieldNameCache;
+  private readonly names: TypeTest;
   private readonly visit = (t: Type, buf: Buffer, off: number, len: number): boolean => {
-    if (this.names.matches(t)) return true;
+    if (this.names.holds(t)) return true;
     return t.under.id === ID.String && len > 0 && this.fold.bytes(buf, off, len);
   };
 
-  /** Values the term cannot be in, without walking them (an ASCII term of two or more). */
+  /** Values the term cannot be in, without walking them (SearchString's finder). */
   private readonly screen: ValueScreen | null;
 
   constructor(
     term: string,
     readonly operand: Expr,
-    /** Whether to rule values out with a TermFinder first (false: walk each; the tests' reference). */
-    quick = true,
+    /** Where the term cannot be (compiler/bufferfilter.ts searchFinder), if known. */
+    finder: TermFinder | null = null,
   ) {
-    const t = term.normalize('NFC');
-    this.fold = new FoldedContains(t);
-    this.names = new FieldNameCache((n) => this.fold.text(n));
-    this.screen =
-      quick && t.length >= 2 && /^[\x00-\x7f]*$/.test(t)
-        ? new ValueScreen(new TermFinder(t))
-        : null;
+    this.fold = new FoldedContains(term.normalize('NFC'));
+    this.names = fieldNames((n) => this.fold.text(n));
+    this.screen = finder && new ValueScreen(finder);
   }
 
   eval(self: Value): Value {
@@ -109,7 +88,7 @@ export class SearchString implements Expr {
         u.fields.forEach((f, i) => {
           if (f.type.under.id === ID.String) strings.push(i);
         });
-        p = { names: this.names.matches(t), strings };
+        p = { names: this.names.holds(t), strings };
       }
       this.plans.set(t, p);
     }
@@ -181,9 +160,9 @@ export class SearchNet implements Expr {
 /** A pattern search (glob or regexp) over string values and field names. */
 export class SearchPattern implements Expr {
   private readonly walker = new Walker();
-  private readonly names: FieldNameCache;
+  private readonly names: TypeTest;
   private readonly visit = (t: Type, buf: Buffer, off: number, len: number): boolean => {
-    if (this.names.matches(t)) return true;
+    if (this.names.holds(t)) return true;
     return t.under.id === ID.String && len >= 0 && this.re.test(decodeString(buf, off, len));
   };
 
@@ -191,7 +170,7 @@ export class SearchPattern implements Expr {
     private readonly re: RegExp,
     readonly operand: Expr,
   ) {
-    this.names = new FieldNameCache((n) => re.test(n));
+    this.names = fieldNames((n) => re.test(n));
   }
 
   eval(self: Value): Value {

@@ -73,22 +73,20 @@ export class FoldedContains {
  */
 export class TermFinder {
   private readonly fold: FoldedContains;
-  /** Per type: whether a record within it has a leaf field name holding the term. */
-  private readonly names = new Map<Type, boolean>();
+  /** Whether a record within a type has a leaf field name holding the term. */
+  private readonly names = new TypeTest((t) =>
+    recordsWithin(t).some((r) => leafFieldNames(r).some((n) => this.fold.text(n))),
+  );
   /**
-   * The term's longest run of bytes that are not letters (case folding
-   * leaves them as they are), where it has one of two or more, and where
-   * it starts in the term: found by the native byte search, then the
-   * term around it compared folded. Else every byte is looked at in turn.
+   * What the native byte search looks for: the term's longest run of
+   * two or more bytes that are not letters (case folding leaves them as
+   * they are), else its rarest character (a non-letter, or the rarest
+   * letter by English text's frequencies, in both cases). Where one is
+   * found, the term around it (anchorAt is its place in the term) is
+   * compared folded.
    */
-  private readonly anchor: Buffer | null = null;
-  private readonly anchorAt: number = 0;
-  /**
-   * Else its rarest character (a non-letter, or the rarest letter by
-   * English text's frequencies, in both cases), found by the native byte
-   * search.
-   */
-  private readonly letters: [number, number] | null = null;
+  private readonly needles: (Buffer | number)[];
+  private readonly anchorAt: number;
   private readonly len: number;
 
   constructor(
@@ -100,7 +98,7 @@ export class TermFinder {
     const runs = term.match(/[^A-Za-z]{2,}/g) ?? [];
     const best = runs.reduce((a, b) => (b.length > a.length ? b : a), '');
     if (best !== '') {
-      this.anchor = Buffer.from(best, 'latin1');
+      this.needles = [Buffer.from(best, 'latin1')];
       this.anchorAt = term.indexOf(best);
     } else {
       let at = 0;
@@ -108,74 +106,45 @@ export class TermFinder {
       const c = term.charCodeAt(at);
       const lower = c | 0x20;
       this.anchorAt = at;
-      // A letter in both cases, or a lone non-letter as it is.
-      if (lower >= 0x61 && lower <= 0x7a) this.letters = [lower, lower - 0x20];
-      else this.anchor = Buffer.from([c]);
+      this.needles = lower >= 0x61 && lower <= 0x7a ? [lower, lower - 0x20] : [c];
     }
   }
 
   /** Whether buf[start, end) or a field name of one of types may hold the term. */
   test(buf: Uint8Array, start: number, end: number, types: readonly Type[]): boolean {
-    if (this.raw === null && types.some((t) => this.named(t))) return true;
+    if (this.raw === null && types.some((t) => this.names.holds(t))) return true;
     return this.inBytes(buf, start, end);
   }
 
   /** test() for the bytes of one value of type t (len -1: a null). */
   testValue(t: Type, buf: Uint8Array, off: number, len: number): boolean {
-    if (this.raw === null && this.named(t)) return true;
+    if (this.raw === null && this.names.holds(t)) return true;
     return len > 0 && this.inBytes(buf, off, off + len);
   }
 
-  /** Whether buf[start, end) may hold the term (or the raw address). */
+  /**
+   * Whether buf[start, end) may hold the term (or the raw address). The
+   * needles are searched for in step, so that the first place the term
+   * is at ends the search (a common term is found near a frame's start in
+   * whichever case it is written).
+   */
   private inBytes(buf: Uint8Array, start: number, end: number): boolean {
     // A view that ends where the bytes do: a search past them (the rest
     // of a fetched chunk) would cost a chunk's bytes a frame.
     const b = Buffer.from(buf.buffer, buf.byteOffset, end);
     if (this.raw !== null && b.indexOf(this.raw, start) >= 0) return true;
-    if (this.anchor !== null) return this.around(b, this.anchor, start, end);
-    if (this.letters !== null) return this.aroundEither(b, this.letters, start, end);
-    return this.fold.bytes(buf, start, end - start);
-  }
-
-  /**
-   * around() for a letter in either case, the two searches taken in step
-   * so that the first place the term is at ends them (a common term is
-   * found near a frame's start in whichever case it is written).
-   */
-  private aroundEither(b: Buffer, [l, u]: [number, number], start: number, end: number): boolean {
-    let lo = b.indexOf(l, start);
-    let up = b.indexOf(u, start);
-    while (lo >= 0 || up >= 0) {
-      const lower = up < 0 || (lo >= 0 && lo < up);
-      const at = lower ? lo : up;
-      const from = at - this.anchorAt;
+    const needles = this.needles;
+    const at = needles.map((n) => b.indexOf(n, start));
+    for (;;) {
+      // The nearest place a needle is at.
+      let k = -1;
+      for (let j = 0; j < at.length; j++) if (at[j] >= 0 && (k < 0 || at[j] < at[k])) k = j;
+      if (k < 0) return false;
+      const from = at[k] - this.anchorAt;
       if (from >= start && from + this.len <= end && this.fold.bytes(b, from, this.len))
         return true;
-      if (lower) lo = b.indexOf(l, lo + 1);
-      else up = b.indexOf(u, up + 1);
+      at[k] = b.indexOf(needles[k], at[k] + 1);
     }
-    return false;
-  }
-
-  /** Whether the term is in b[start, end) where anchor is at its place in it. */
-  private around(b: Buffer, anchor: Buffer, start: number, end: number): boolean {
-    for (let at = b.indexOf(anchor, start); at >= 0; at = b.indexOf(anchor, at + 1)) {
-      const from = at - this.anchorAt;
-      if (from >= start && from + this.len <= end && this.fold.bytes(b, from, this.len))
-        return true;
-    }
-    return false;
-  }
-
-  private named(t: Type): boolean {
-    let m = this.names.get(t);
-    if (m === undefined) {
-      m = false;
-      for (const r of recordsWithin(t))
-        if (leafFieldNames(r).some((n) => this.fold.text(n))) m = true;
-      this.names.set(t, m);
-    }
-    return m;
   }
 }
 
@@ -206,6 +175,27 @@ export class ValueScreen {
     }
     return out;
   }
+}
+
+/** A test of types, worked out once per type. */
+export class TypeTest {
+  private readonly seen = new Map<Type, boolean>();
+
+  constructor(private readonly test: (t: Type) => boolean) {}
+
+  holds(t: Type): boolean {
+    let m = this.seen.get(t);
+    if (m === undefined) {
+      m = this.test(t);
+      this.seen.set(t, m);
+    }
+    return m;
+  }
+}
+
+/** Per type: whether it is a record one of whose leaf field names satisfies test. */
+export function fieldNames(test: (name: string) => boolean): TypeTest {
+  return new TypeTest((t) => t.under instanceof TypeRecord && leafFieldNames(t.under).some(test));
 }
 
 /** Letters from the most to the least frequent in English text. */

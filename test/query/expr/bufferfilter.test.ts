@@ -64,9 +64,10 @@ test('a frame holding a value that a search matches passes the frame test', () =
     fc.property(value, terms, (zson, term) => {
       const v = parseValue(zctx, zson);
       const f = frameFilter(search(term))!;
-      // The search walking the value (its own TermFinder off).
-      const hit = new SearchString(term, fieldPath(zctx, []), false).eval(v) === TRUE;
-      expect(new SearchString(term, fieldPath(zctx, [])).eval(v) === TRUE).toBe(hit);
+      // The search walking the value (no TermFinder), and with its TermFinder first.
+      const hit = new SearchString(term, fieldPath(zctx, [])).eval(v) === TRUE;
+      const finder = searchFinder(search(term) as dag.Search);
+      expect(new SearchString(term, fieldPath(zctx, []), finder).eval(v) === TRUE).toBe(hit);
       if (!hit) return;
       // The value's bytes as a frame's payload holds them (a null has none).
       const bytes = v.len > 0 ? v.buf.subarray(v.off, v.off + v.len) : Buffer.alloc(0);
