@@ -3,7 +3,7 @@
 // search run after the scan: needles in strings of any case, in nested
 // fields and arrays, and in field names, an IP address as a value and as
 // text, a search after a comparison of a field (which outputs an error the
-// field holds), with the scan cache on and off.
+// field holds), glob and regexp searches, with the scan cache on and off.
 
 import { openLake } from '../../src/backend/open';
 import { arrayReader } from '../../src/query/runtime/ops/scan';
@@ -47,6 +47,13 @@ test.each([0, 16 << 20])(
         // A comparison of a field first: an error it holds is output.
         'x == 1 and "needle-7"',
         '(x < 1 or not x > 2) and "needle-7"',
+        // Patterns: a literal their matches hold, or a field name they match.
+        '/needle-[0-9]/',
+        '/(?i)NEEDLE-7/',
+        'grep(/needle-7x?$/)',
+        'Needle*',
+        '/needle-7x/',
+        '/eedle-7|zzzz/',
       ]) {
         const got = await run(lake, `from p | ${q} | yield ts`);
         // The same search after the scan (a head first: no frame test).
@@ -56,6 +63,8 @@ test.each([0, 16 << 20])(
         if (q === '"needle-7"') expect(got.out).toEqual(['100', '1700', '2500', '2900']);
         if (q === '10.9.9.9') expect(got.out).toEqual(['1200', '2200']);
         if (q.startsWith('x == 1')) expect(got.out).toEqual(['error("missing")', '2500']);
+        if (q === '/needle-[0-9]/') expect(got.out).toEqual(['1700', '2900']);
+        if (q === '/(?i)NEEDLE-7/') expect(got.out).toEqual(['100', '1700', '2500', '2900']);
         if (!q.includes(' or '))
           expect({ q, pass, skipped: got.stats.recordsRead < 1000 }).toEqual({
             q,

@@ -1,6 +1,7 @@
 // The frame test of a scan's filter (expr/bufferfilter.ts), where it has
 // one: a keyword search for an ASCII string of two or more characters or
-// an IP address in a value or a field of it, and `and`/`or` of those.
+// an IP address in a value or a field of it, a glob or regexp search
+// whose matches contain a literal, and `and`/`or` of those.
 // `a and b` needs only a's test when b has none (a false a is the answer,
 // b unseen), and b's alone only where a compares fields with constants
 // (then it may also be an error a field holds, which the filter outputs:
@@ -8,14 +9,17 @@
 
 import { Kind, TypeIP, TypeString } from '../../zed/types';
 import { errorTypes, FrameFilter } from '../expr/bufferfilter';
-import { TermFinder } from '../expr/termfind';
+import { compileRegexp } from '../expr/regexp';
+import { requiredLiterals } from '../expr/regexlit';
+import { AnyTerm, BytesTest, TermFinder } from '../expr/termfind';
 import * as dag from './dag';
 
 /** A test of frames that no value of a frame failing it can pass e, or null. */
 export function frameFilter(e: dag.Expr | null): FrameFilter | null {
   if (e === null) return null;
-  if (e.kind === 'Search') {
-    const term = e.expr.kind === 'This' ? searchFinder(e) : null;
+  if (e.kind === 'Search' || e.kind === 'RegexpSearch') {
+    if (e.expr.kind !== 'This') return null;
+    const term = e.kind === 'Search' ? searchFinder(e) : patternFinder(e.pattern);
     return term && { kind: 'term', term };
   }
   if (e.kind !== 'Binary' || (e.op !== 'and' && e.op !== 'or')) return null;
@@ -46,6 +50,34 @@ export function searchFinder(e: dag.Search): TermFinder | null {
   if (term.length < 2 || term.some((b) => b >= 0x80)) return null;
   const raw = ip ? Buffer.from(v.buf.subarray(v.off, v.off + v.len)) : null;
   return new TermFinder(term.toString('latin1'), raw);
+}
+
+/**
+ * What rules out bytes a pattern search (glob or regexp) cannot match in:
+ * those holding none of the literals every match of it contains
+ * (expr/regexlit.ts), each cut to its longest run of two or more ASCII
+ * characters (found case folded, which finds more, never less), under
+ * types with no field name it matches. Null where the pattern has no
+ * such literals (or does not compile: the compile reports that).
+ */
+export function patternFinder(pattern: string): BytesTest | null {
+  let re: RegExp;
+  try {
+    re = compileRegexp(pattern);
+  } catch {
+    return null;
+  }
+  const lits = requiredLiterals(re);
+  if (lits === null) return null;
+  const names = (n: string) => re.test(n);
+  const finders: TermFinder[] = [];
+  for (const lit of lits) {
+    const runs = lit.match(/[\x00-\x7f]{2,}/g);
+    if (runs === null) return null;
+    const run = runs.reduce((a, b) => (b.length > a.length ? b : a));
+    finders.push(new TermFinder(run, null, names));
+  }
+  return finders.length === 1 ? finders[0] : new AnyTerm(finders);
 }
 
 const COMPARISONS = new Set(['==', '!=', '<', '<=', '>', '>=']);

@@ -55,7 +55,7 @@ import { Sort } from '../runtime/ops/sort';
 import { Tail } from '../runtime/ops/tail';
 import { Yield } from '../runtime/ops/yield';
 import { DataSource, poolKeyPath, VectorMode } from '../data/source';
-import { frameFilter, searchFinder } from './bufferfilter';
+import { frameFilter, patternFinder, searchFinder } from './bufferfilter';
 import { buildTopN } from './topn';
 import { buildVectorized, compileMatch, envVectorMode } from './vectorize';
 import * as dag from './dag';
@@ -187,7 +187,11 @@ export class Builder {
       case 'Search':
         return this.search(e);
       case 'RegexpSearch':
-        return new SearchPattern(this.regexp(e.pattern), this.expr(e.expr));
+        return new SearchPattern(
+          this.regexp(e.pattern),
+          this.expr(e.expr),
+          patternFinder(e.pattern),
+        );
       case 'RegexpMatch':
         return new RegexpMatch(this.regexp(e.pattern), this.expr(e.expr));
       case 'RecordExpr':

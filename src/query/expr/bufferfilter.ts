@@ -10,7 +10,7 @@
 // those holding either.
 
 import { Type, TypeErr } from '../../zed/types';
-import { innerTypes, TermFinder, TypeTest } from './termfind';
+import { BytesTest, innerTypes, TypeTest } from './termfind';
 
 /**
  * A frame test: false when no value of the frame can pass the filter.
@@ -19,7 +19,7 @@ import { innerTypes, TermFinder, TypeTest } from './termfind';
  * the frames its operand passes.
  */
 export type FrameFilter =
-  | { kind: 'term'; term: TermFinder }
+  | { kind: 'term'; term: BytesTest }
   | { kind: 'and' | 'or'; lhs: FrameFilter; rhs: FrameFilter }
   | { kind: 'errors'; operand: FrameFilter; errors: TypeTest };
 

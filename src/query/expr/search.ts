@@ -14,7 +14,14 @@ import { Value } from '../../zed/value';
 import { comparison, Predicate } from './compare';
 import { isError } from './errors';
 import { Expr, FALSE, TRUE } from './expr';
-import { fieldNames, FoldedContains, TermFinder, TypeTest, ValueScreen } from './termfind';
+import {
+  BytesTest,
+  fieldNames,
+  FoldedContains,
+  TermFinder,
+  TypeTest,
+  ValueScreen,
+} from './termfind';
 import { Walker } from './walk';
 
 /** A keyword (string) search. */
@@ -166,16 +173,22 @@ export class SearchPattern implements Expr {
     return t.under.id === ID.String && len >= 0 && this.re.test(decodeString(buf, off, len));
   };
 
+  /** Values the pattern cannot match in, without walking them (compiler's patternFinder). */
+  private readonly screen: ValueScreen | null;
+
   constructor(
     private readonly re: RegExp,
     readonly operand: Expr,
+    finder: BytesTest | null = null,
   ) {
     this.names = fieldNames((n) => re.test(n));
+    this.screen = finder && new ValueScreen(finder);
   }
 
   eval(self: Value): Value {
     const v = this.operand.eval(self);
     if (isError(v)) return FALSE;
+    if (this.screen !== null && this.screen.rulesOut(v)) return FALSE;
     return this.walker.walk(v.type, v.buf, v.off, v.len, this.visit) ? TRUE : FALSE;
   }
 }

@@ -66,16 +66,28 @@ export class FoldedContains {
   }
 }
 
+/** What rules bytes out before a search looks at their values: one term, or any of several. */
+export interface BytesTest {
+  /** Whether buf[start, end) or a field name of one of types may hold what is searched for. */
+  test(buf: Uint8Array, start: number, end: number, types: readonly Type[]): boolean;
+  /** test() for the bytes of one value of type t (len -1: a null). */
+  testValue(t: Type, buf: Uint8Array, off: number, len: number): boolean;
+}
+
 /**
  * One ASCII search term (a non-ASCII term folds beyond bytes: no frame
  * test): a string's text, or an IP literal's, whose search also matches
- * the address itself (raw: its bytes) and no field names.
+ * the address itself (raw: its bytes) and no field names. A pattern
+ * search's finder looks for a literal its matches contain, and tests
+ * field names by the pattern (nameTest).
  */
-export class TermFinder {
+export class TermFinder implements BytesTest {
   private readonly fold: FoldedContains;
-  /** Whether a record within a type has a leaf field name holding the term. */
+  /** Whether a record within a type has a leaf field name the search matches. */
   private readonly names = new TypeTest((t) =>
-    recordsWithin(t).some((r) => leafFieldNames(r).some((n) => this.fold.text(n))),
+    recordsWithin(t).some((r) =>
+      leafFieldNames(r).some((n) => (this.nameTest ? this.nameTest(n) : this.fold.text(n))),
+    ),
   );
   /**
    * What the native byte search looks for: the term's longest run of
@@ -92,6 +104,8 @@ export class TermFinder {
   constructor(
     term: string,
     private readonly raw: Buffer | null = null,
+    /** The field names the search matches, where not those holding the term. */
+    private readonly nameTest: ((name: string) => boolean) | null = null,
   ) {
     this.fold = new FoldedContains(term);
     this.len = term.length;
@@ -148,6 +162,19 @@ export class TermFinder {
   }
 }
 
+/** Several finders, any of which may find what is searched for (a pattern's alternatives). */
+export class AnyTerm implements BytesTest {
+  constructor(private readonly finders: readonly TermFinder[]) {}
+
+  test(buf: Uint8Array, start: number, end: number, types: readonly Type[]): boolean {
+    return this.finders.some((f) => f.test(buf, start, end, types));
+  }
+
+  testValue(t: Type, buf: Uint8Array, off: number, len: number): boolean {
+    return this.finders.some((f) => f.testValue(t, buf, off, len));
+  }
+}
+
 /**
  * A TermFinder before each value a search walks: a value it rules out is
  * not walked. Where most values pass it (a term in most records) it only
@@ -159,7 +186,7 @@ export class ValueScreen {
   private passed = 0;
   private unchecked = 0;
 
-  constructor(private readonly finder: TermFinder) {}
+  constructor(private readonly finder: BytesTest) {}
 
   rulesOut(v: Value): boolean {
     if (this.unchecked > 0) {

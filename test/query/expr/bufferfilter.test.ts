@@ -1,15 +1,17 @@
-// A keyword search's frame test (expr/bufferfilter.ts) may pass frames
-// that hold no match, but must pass every frame that holds one: for any
-// value a search matches, the test passes the value's bytes and type.
+// A keyword or pattern search's frame test (expr/bufferfilter.ts) may
+// pass frames that hold no match, but must pass every frame that holds
+// one: for any value a search matches, the test passes the value's bytes
+// and type.
 
 import fc from 'fast-check';
 import { parseValue } from '../../../src/formats/zson';
-import { frameFilter, searchFinder } from '../../../src/query/compiler/bufferfilter';
+import { frameFilter, patternFinder, searchFinder } from '../../../src/query/compiler/bufferfilter';
 import * as dag from '../../../src/query/compiler/dag';
 import { FrameFilter, framePasses } from '../../../src/query/expr/bufferfilter';
 import { TRUE } from '../../../src/query/expr/expr';
 import { fieldPath } from '../../../src/query/expr/path';
-import { SearchString, SearchValue } from '../../../src/query/expr/search';
+import { SearchPattern, SearchString, SearchValue } from '../../../src/query/expr/search';
+import { compileRegexp, reglob } from '../../../src/query/expr/regexp';
 import { comparison } from '../../../src/query/expr/compare';
 import { TypeContext } from '../../../src/zed/context';
 import { TypeString } from '../../../src/zed/types';
@@ -79,6 +81,60 @@ test('a frame holding a value that a search matches passes the frame test', () =
     }),
     { numRuns: 3000 },
   );
+});
+
+test('a frame holding a value that a pattern search matches passes the frame test', () => {
+  const patterns = fc.constantFrom(
+    'needle',
+    'NeEdLe',
+    '(?i)needle',
+    'ee(d|x)le',
+    'x-0+1\\.',
+    'key|Needle',
+    '^ke[yY]$',
+    'k_?ey',
+    reglob('*needle*'),
+    reglob('b-01*'),
+  );
+  fc.assert(
+    fc.property(value, patterns, (zson, pattern) => {
+      const v = parseValue(zctx, zson);
+      const re = compileRegexp(pattern);
+      const e: dag.Expr = { kind: 'RegexpSearch', pattern, expr: { kind: 'This', path: [] } };
+      const f = frameFilter(e);
+      expect({ pattern, test: f !== null }).toEqual({ pattern, test: true });
+      // The search walking the value, and with its finder first.
+      const hit = new SearchPattern(re, fieldPath(zctx, [])).eval(v) === TRUE;
+      const quick = new SearchPattern(re, fieldPath(zctx, []), patternFinder(pattern));
+      expect(quick.eval(v) === TRUE).toBe(hit);
+      if (!hit) return;
+      const bytes = v.len > 0 ? v.buf.subarray(v.off, v.off + v.len) : Buffer.alloc(0);
+      expect({ zson, pattern, passes: framePasses(f!, bytes, 0, bytes.length, [v.type]) }).toEqual({
+        zson,
+        pattern,
+        passes: true,
+      });
+    }),
+    { numRuns: 3000 },
+  );
+});
+
+test("a frame holding none of a pattern's literals, nor a field name it matches, fails the test", () => {
+  const pass = (pattern: string, zson: string) => {
+    const f = frameFilter({ kind: 'RegexpSearch', pattern, expr: { kind: 'This', path: [] } })!;
+    const v = parseValue(zctx, zson);
+    const b = v.buf.subarray(v.off, v.off + v.len);
+    return framePasses(f, b, 0, b.length, [v.type]);
+  };
+  expect(pass('needle-0[0-9]', '{a:"x",b:["needle-01"]}')).toBe(true);
+  expect(pass('needle-0[0-9]', '{a:"x",b:["needle-1"]}')).toBe(false);
+  expect(pass('foo|bar', '{a:"xbar"}')).toBe(true);
+  expect(pass('foo|bar', '{a:"fo",b:"ar"}')).toBe(false);
+  // A field name the pattern matches, though the bytes do not hold the literal.
+  expect(pass('^ne+dle$', '{needle:1}')).toBe(true);
+  expect(pass('^ne+dle$', '{needles:1}')).toBe(false);
+  expect(pass(reglob('host*'), '{s:"a host"}')).toBe(true);
+  expect(pass(reglob('host*'), '{s:"a hos"}')).toBe(false);
 });
 
 test('a frame holding a value that an IP search matches passes the frame test', () => {
@@ -194,4 +250,18 @@ test('which filters have a frame test', () => {
   // Too short to pay, or folded beyond bytes.
   expect(kinds(search('a'))).toBeNull();
   expect(kinds(search('naïve'))).toBeNull();
+  // A pattern search with a literal its matches hold (of two or more ASCII characters).
+  const pattern = (p: string, path: string[] = []): dag.Expr => ({
+    kind: 'RegexpSearch',
+    pattern: p,
+    expr: { kind: 'This', path },
+  });
+  expect(kinds(pattern('needle-\\d+'))).toBe('term');
+  expect(kinds(pattern('naïve'))).toBe('term');
+  expect(kinds(and(pattern('ab|cd'), search('ef')))).toBe('and(term,term)');
+  expect(kinds(pattern('a.b'))).toBeNull();
+  expect(kinds(pattern('ïï'))).toBeNull();
+  expect(kinds(pattern('(?i)\\pLab'))).toBeNull();
+  expect(kinds(pattern('ab', ['query']))).toBe('term');
+  expect(kinds(pattern('ab('))).toBeNull();
 });
