@@ -48,7 +48,7 @@ import {
   PoolSource,
   poolMetaSource,
 } from '../runtime/ops/pool';
-import { Put, PutError } from '../runtime/ops/put';
+import { Put, PutError, Putter } from '../runtime/ops/put';
 import { Rename } from '../runtime/ops/rename';
 import { openFile, openURL, ReaderScan } from '../runtime/ops/scan';
 import { Sort } from '../runtime/ops/sort';
@@ -427,16 +427,7 @@ export class Builder {
       case 'Yield':
         return new Yield(ctx, this.need(parent, 'yield'), this.exprs(o.exprs));
       case 'Put':
-        try {
-          return new Put(
-            ctx,
-            this.need(parent, 'put'),
-            o.args.map((a) => this.cutField(a)),
-          );
-        } catch (e) {
-          if (e instanceof PutError) throw new CompileError(e.message);
-          throw e;
-        }
+        return new Put(ctx, this.need(parent, 'put'), this.putter(o));
       case 'Cut':
         try {
           return new Cut(
@@ -488,6 +479,19 @@ export class Builder {
   }
 
   /** The compiled fields of a projection pushed into a source (its errors are cut's). */
+  /** What a put does to a value, as its operator does it. */
+  putter(o: dag.Put): Putter {
+    try {
+      return new Putter(
+        this.env.ctx.zctx,
+        o.args.map((a) => this.cutField(a)),
+      );
+    } catch (e) {
+      if (e instanceof PutError) throw new CompileError(e.message);
+      throw e;
+    }
+  }
+
   private cutField(a: dag.Assignment): CutField {
     const from = a.rhs.kind === 'This' && a.rhs.path.length === 1 ? a.rhs.path[0] : undefined;
     return { lhs: a.lhs, rhs: this.expr(a.rhs), ...(from !== undefined ? { from } : {}) };

@@ -4,7 +4,7 @@
 // filters whose leaves read fields, head, tail, and a summarize whose
 // keys, aggregate arguments and where clauses are fields or expressions
 // of fields (computed as columns, VecCompute; a where clause as a
-// filter). An expression of one field is evaluated on its column's values
+// filter), after puts of top-level fields and filters of them. An expression of one field is evaluated on its column's values
 // (once per distinct value where they repeat); of several, with the
 // fields bound to variables row by row (FieldVars). At the first operator
 // that cannot (or after a summarize, whose output is new records), the
@@ -17,6 +17,7 @@ import { bucketFast } from '../functions/time';
 import { Value } from '../../zed/value';
 import { DataSource, VectorMode } from '../data/source';
 import { Operator } from '../runtime/operator';
+import { Putter } from '../runtime/ops/put';
 import { mayPass, PredicateEval, VecPredicate, VecFilter } from '../vector/filter';
 import { pathExprs } from '../vector/batch';
 import { VecBatch } from '../../zed/vector';
@@ -301,12 +302,14 @@ function plan(seq: dag.Seq): Plan | null {
   };
   for (; k < ops.length; k++) {
     const op = ops[k];
-    // After a put, only more puts and a summarize: rows built from the
-    // scan's columns (a filter's errors, a sort's output) lack its fields.
-    if (assigned.size > 0 && op.kind !== 'Put' && op.kind !== 'Summarize') break;
+    // After a put, only more puts, filters and a summarize: rows built
+    // from the scan's columns (a sort's output) lack its fields.
+    if (assigned.size > 0 && op.kind !== 'Put' && op.kind !== 'Filter' && op.kind !== 'Summarize')
+      break;
     if (op.kind === 'Filter') {
-      const pred = predPlan(op.expr, paths);
-      if (pred === null) break;
+      const inputs = new Map<string, string[]>();
+      const pred = predPlan(op.expr, inputs);
+      if (pred === null || !reads(inputs)) break;
       steps.push({ kind: 'filter', pred, expr: op.expr, lifted: k === 0 && src.filter !== null });
     } else if (op.kind === 'Head' || op.kind === 'Tail') {
       steps.push({ kind: op.kind === 'Head' ? 'head' : 'tail', count: op.count });
@@ -511,11 +514,15 @@ export function buildVectorized(b: Builder, seq: dag.Seq, mode: VectorMode): Ope
       fast: fastOf(e, paths[0]),
     };
   };
+  // The puts so far, as the row engine runs them (a filter's row fallback).
+  const puts: Putter[] = [];
   let out: Operator | null = null;
   for (const s of p.steps) {
     switch (s.kind) {
       case 'filter':
-        op = new VecFilter(ctx, op, compilePred(s.pred), b.expr(s.expr), exprs, s.lifted);
+        op = new VecFilter(ctx, op, compilePred(s.pred), b.expr(s.expr), exprs, s.lifted, [
+          ...puts,
+        ]);
         break;
       case 'head':
         op = new VecHead(op, s.count);
@@ -536,6 +543,7 @@ export function buildVectorized(b: Builder, seq: dag.Seq, mode: VectorMode): Ope
         op = new VecCompute(op, specs);
         ncols += specs.length;
         colOf = next;
+        puts.push(b.putter(s.op));
         break;
       }
       case 'summarize': {

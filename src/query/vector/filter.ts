@@ -17,7 +17,7 @@
 
 import { ID, Kind, TypeBool } from '../../zed/types';
 import { Value, EMPTY } from '../../zed/value';
-import { Column, repeats, VecBatch } from '../../zed/vector';
+import { Column, ColumnBuilder, repeats, VecBatch } from '../../zed/vector';
 import { Predicate, PredicateExpr } from '../expr/compare';
 import { This } from '../expr/path';
 import { isError, isMissing } from '../expr/errors';
@@ -25,7 +25,8 @@ import { Expr } from '../expr/expr';
 import { QueryContext } from '../runtime/context';
 import { ValueArena } from '../runtime/arena';
 import { FilterFn } from '../runtime/ops/filter';
-import { materialize, rowsBatch, selectedBytes, withSel } from './batch';
+import { Putter } from '../runtime/ops/put';
+import { materialize, selectedBytes, withSel } from './batch';
 import { FieldVars } from './fieldvars';
 import { identity, VecOperator } from './operator';
 
@@ -247,12 +248,26 @@ function predicate(c: Column, pred: Predicate, rows: Int32Array, out: Int8Array,
   else for (let k = 0; k < n; k++) out[k] = test(rows[k]);
 }
 
+/** Rows of a batch the row engine filters at a time (VecFilter.byRows). */
+const ROWS_AT_ONCE = 8192;
+
+/** A batch whose rows VecFilter.byRows goes through: the rows, their codes, and how far it is. */
+interface Pending {
+  b: VecBatch;
+  rows: Int32Array;
+  codes: Int8Array;
+  at: number;
+}
+
 /** where on columns. */
 export class VecFilter implements VecOperator {
   private readonly pe: PredicateEval;
   private readonly fn: FilterFn;
   private readonly arena = new ValueArena();
+  private readonly putArena = new ValueArena();
+  private readonly missing: Value;
   private codes = new Int8Array(0);
+  private pending: Pending | null = null;
 
   constructor(
     private readonly ctx: QueryContext,
@@ -260,17 +275,31 @@ export class VecFilter implements VecOperator {
     private readonly pred: VecPredicate,
     /** The filter as the row engine runs it, for batches with errors. */
     rowFilter: Expr,
-    /** The scan's paths, to make columns of what the row engine outputs. */
+    /** The scan's paths, to make columns of the errors the row engine outputs. */
     private readonly paths: readonly Expr[],
     /** Count the rows passing as matched in the query's stats (a filter lifted into the scan). */
     private readonly countMatched: boolean,
+    /**
+     * The puts between the scan and the filter, in order (their fields
+     * are the batch's columns after the scan's): the row engine filters
+     * the rows as they made them.
+     */
+    private readonly puts: readonly Putter[] = [],
   ) {
     this.pe = new PredicateEval(ctx.zctx.missing());
     this.fn = new FilterFn(ctx.zctx, rowFilter);
+    this.missing = ctx.zctx.missing();
   }
 
   async pull(): Promise<VecBatch | null> {
     for (;;) {
+      if (this.pending !== null) {
+        const p = this.pending;
+        const out = this.byRows(p);
+        if (p.at === p.rows.length) this.pending = null;
+        if (out !== null) return out;
+        continue;
+      }
       const b = await this.parent.pull();
       if (b === null) return null;
       const rows = b.sel ?? identity(b.n);
@@ -286,8 +315,7 @@ export class VecFilter implements VecOperator {
         else if (c === OTHER) other = true;
       }
       if (other) {
-        const out = this.byRows(b);
-        if (out !== null) return out;
+        this.pending = { b, rows, codes: codes.slice(), at: 0 };
         continue;
       }
       if (kept === 0) continue;
@@ -305,35 +333,84 @@ export class VecFilter implements VecOperator {
     }
   }
 
-  /** The batch filtered by the row engine (it holds errors to output), as a batch of values. */
-  private byRows(b: VecBatch): VecBatch | null {
-    const n = b.sel === null ? b.n : b.sel.length;
-    const vals = materialize(b, 0, n);
+  /**
+   * The next rows of a batch holding rows the row engine outputs as
+   * errors (code OTHER), as a batch of values: the rows kept (TRUE) as the
+   * scan read them (a batch's rows are the scan's, which a put's columns
+   * go with), and what the row engine's filter outputs for the others, as
+   * it sees them (through the puts before the filter). A kept row's
+   * columns are its own; an error's are what the scan's paths give of it,
+   * and missing for a put's field, as a put's column is for a row that is
+   * not a record (VecCompute). ROWS_AT_ONCE rows at a time, so that a big
+   * batch is not made values all at once.
+   */
+  private byRows(p: Pending): VecBatch | null {
+    const { b, rows, codes } = p;
+    const from = p.at;
+    const to = Math.min(rows.length, from + ROWS_AT_ONCE);
+    p.at = to;
+    const at: number[] = [];
+    for (let k = from; k < to; k++) if (mayPass(codes[k])) at.push(k);
+    const m0 = at.length;
+    if (m0 === 0) return null;
+    const vals = materialize(
+      withSel(
+        b,
+        Int32Array.from(at, (k) => rows[k]),
+      ),
+      0,
+      m0,
+    );
+    // The rows the row engine decides, as the filter sees them.
+    const others: number[] = [];
+    for (let j = 0; j < m0; j++) if (codes[at[j]] === OTHER) others.push(j);
+    let seen = others.map((j) => vals[j]);
+    for (const put of this.puts) {
+      seen = seen.map((v) => put.apply(v, this.putArena));
+      this.putArena.seal();
+    }
     const out: Value[] = [];
-    const errors: number[] = [];
+    // Each output row's row in b, or -1: an error the filter outputs.
+    const src: number[] = [];
     let matched = 0;
     let matchedBytes = 0;
-    for (const v of vals) {
-      const r = this.fn.test(v);
-      if (r === null) continue;
-      if (r === v) {
-        matched++;
-        if (v.len > 0) matchedBytes += v.len;
-        out.push(v);
-      } else {
-        errors.push(out.length);
-        out.push(this.arena.copy(r));
+    for (let j = 0, o = 0; j < m0; j++) {
+      const v = vals[j];
+      if (o < others.length && others[o] === j) {
+        const r = this.fn.test(seen[o]);
+        const was = seen[o++];
+        if (r === null) continue;
+        if (r !== was) {
+          out.push(this.arena.copy(r));
+          src.push(-1);
+          continue;
+        }
       }
+      matched++;
+      if (v.len > 0) matchedBytes += v.len;
+      out.push(v);
+      src.push(rows[at[j]]);
     }
     this.arena.seal();
     if (this.countMatched) {
       this.ctx.stats.recordsMatched += matched;
       this.ctx.stats.bytesMatched += matchedBytes;
     }
-    if (out.length === 0) return null;
-    const mask = new Uint8Array(out.length);
-    for (const i of errors) mask[i] = 1;
-    return { ...rowsBatch(out, this.paths), errors: mask };
+    const m = out.length;
+    if (m === 0) return null;
+    const scratch = new Value(TypeBool, EMPTY, 0, -1);
+    const cols = b.cols.map((c, i) => {
+      const cb = new ColumnBuilder(m, m * 16);
+      for (let j = 0; j < m; j++) {
+        const row = src[j];
+        if (row >= 0) cb.appendValue(c.at(row, scratch));
+        else cb.appendValue(i < this.paths.length ? this.paths[i].eval(out[j]) : this.missing);
+      }
+      return cb.finish();
+    });
+    const errors = new Uint8Array(m);
+    for (let j = 0; j < m; j++) if (src[j] < 0) errors[j] = 1;
+    return { n: m, cols, sel: null, rows: out, shape: null, errors };
   }
 
   async close(): Promise<void> {

@@ -159,6 +159,15 @@ const queries = [
   'put x:=1 | put y:=x+i | sum(y) by x',
   'put x:=i | count() where x > 2 by s',
   'put i:=i+1 | dcount(i) by i',
+  // Filters of what puts assign: rows the row engine decides (errors it
+  // outputs) see the puts' fields.
+  'put x:=i*2 | x > 4 | count() by s',
+  'put s:=upper(s) | s=="A" or i > 2 | sum(i) by s',
+  'put x:=i | x > 1 | put y:=x+1 | y > 3 | count() by y',
+  'put x:=a | where x | count() by x',
+  'put x:=a | where x > 0 or x | count(), sum(i) by s',
+  'put i:=a | where i | count() by i, s',
+  'where a | put x:=i | where x | count() by s',
   // ... and on rows where no summarize follows, or it reads into one.
   'put x:=i | cut x',
   'put x.y:=i | count() by x.y',
@@ -196,6 +205,9 @@ const uniformQueries = [
   'count(), dcount(i) by s',
   'i > 4 | dcount(s) by i | sort i',
   's != "a" | dcount(i), dcount(s) by s',
+  // A filter the row engine decides for some rows (a string is not a
+  // bool), after a filter and a put: the rows it keeps keep their columns.
+  'i > 4 | put x:=s | where x=="a" or x | count() by x, i',
   // Computed by distinct value of s, with a dictionary of their own.
   'count(), sum(i*2) by lower(s)',
   'count() by upper(s), i % 3',
@@ -387,6 +399,21 @@ test('the vector operators run where the query allows', async () => {
     expect(
       await zq('put k:=i*j, s:=upper(s) | sum(k) by s | sort s', several, { vector: 'on' }),
     ).toEqual(['{s:"A",sum:2}', '{s:"B",sum:2}']);
+    expect(summ).toHaveBeenCalled();
+    // A filter of a field put assigns, then a summarize.
+    summ.mockClear();
+    filter.mockClear();
+    const kq = 'put k:=i*j | where k > 1 or k | count() by s | sort s';
+    const kRows = await zq(kq, several, { vector: 'off' });
+    expect(filter).not.toHaveBeenCalled();
+    // {s:"a",i:3,j:0}'s k, 0, is not a bool: the filter outputs an error, whose s is missing.
+    expect(kRows).toEqual([
+      '{s:"a",count:1(uint64)}',
+      '{s:"b",count:1(uint64)}',
+      '{s:error("missing"),count:1(uint64)}',
+    ]);
+    expect(await zq(kq, several, { vector: 'on' })).toEqual(kRows);
+    expect(filter).toHaveBeenCalled();
     expect(summ).toHaveBeenCalled();
     // An aggregate's where clause.
     summ.mockClear();

@@ -248,11 +248,12 @@ export class Putter {
 }
 
 export class Put extends Applier {
-  private readonly putter: Putter;
-
-  constructor(ctx: QueryContext, parent: Operator, clauses: Clause[]) {
+  constructor(
+    ctx: QueryContext,
+    parent: Operator,
+    private readonly putter: Putter,
+  ) {
     super(ctx, parent);
-    this.putter = new Putter(ctx.zctx, clauses);
   }
 
   protected apply(v: Value): Value {
