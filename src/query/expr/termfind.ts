@@ -100,6 +100,8 @@ export class TermFinder implements BytesTest {
   private readonly needles: (Buffer | number)[];
   private readonly anchorAt: number;
   private readonly len: number;
+  /** Whether the native search's needle is a character common in text (see testValue). */
+  private readonly commonAnchor: boolean = false;
 
   constructor(
     term: string,
@@ -120,7 +122,11 @@ export class TermFinder implements BytesTest {
       const c = term.charCodeAt(at);
       const lower = c | 0x20;
       this.anchorAt = at;
-      this.needles = lower >= 0x61 && lower <= 0x7a ? [lower, lower - 0x20] : [c];
+      const letter = lower >= 0x61 && lower <= 0x7a;
+      this.needles = letter ? [lower, lower - 0x20] : [c];
+      // A term of letters and lone punctuation: its anchor is punctuation
+      // (".co.uk": "."), common in text, found again and again.
+      this.commonAnchor = !letter;
     }
   }
 
@@ -133,7 +139,13 @@ export class TermFinder implements BytesTest {
   /** test() for the bytes of one value of type t (len -1: a null). */
   testValue(t: Type, buf: Uint8Array, off: number, len: number): boolean {
     if (this.raw === null && this.names.holds(t)) return true;
-    return len > 0 && this.inBytes(buf, off, off + len);
+    if (len <= 0) return false;
+    // A short value (a record of a log line, ~150 bytes) is searched in
+    // JavaScript where the native search would stop at a common anchor
+    // again and again: each call then costs more than the bytes.
+    if (this.commonAnchor && this.raw === null && len <= SHORT)
+      return this.fold.bytes(buf, off, len);
+    return this.inBytes(buf, off, off + len);
   }
 
   /**
@@ -161,6 +173,9 @@ export class TermFinder implements BytesTest {
     }
   }
 }
+
+/** Values of at most this many bytes TermFinder.testValue searches in JavaScript. */
+const SHORT = 512;
 
 /** Several finders, any of which may find what is searched for (a pattern's alternatives). */
 export class AnyTerm implements BytesTest {

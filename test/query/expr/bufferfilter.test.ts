@@ -19,7 +19,18 @@ import { Value } from '../../../src/zed/value';
 
 const zctx = new TypeContext();
 
-const words = fc.constantFrom('needle', 'NeEdLe', 'x-01.y', 'a', 'b-01', 'key', 'kEy-1', 'z');
+const words = fc.constantFrom(
+  'needle',
+  'NeEdLe',
+  'x-01.y',
+  'a',
+  'b-01',
+  'key',
+  'kEy-1',
+  'z',
+  'A.b',
+  '.KEY',
+);
 const text = fc.array(words, { minLength: 0, maxLength: 3 }).map((w) => JSON.stringify(w.join('')));
 const name = fc.constantFrom('a', 'b', 'key', 'Needle', 'x01', 'k_ey');
 
