@@ -193,7 +193,7 @@ export class Builder {
           patternFinder(e.pattern),
         );
       case 'RegexpMatch':
-        return new RegexpMatch(this.regexp(e.pattern), this.expr(e.expr));
+        return new RegexpMatch(this.regexp(e.pattern), this.expr(e.expr), patternFinder(e.pattern));
       case 'RecordExpr':
         return recordExpr(
           zctx,

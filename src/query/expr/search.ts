@@ -198,17 +198,15 @@ export class RegexpMatch implements Expr {
   constructor(
     private readonly re: RegExp,
     readonly operand: Expr,
+    /** Strings the pattern cannot match in, without decoding them (compiler's patternFinder). */
+    private readonly finder: BytesTest | null = null,
   ) {}
 
   eval(self: Value): Value {
     const v = this.operand.eval(self);
-    if (
-      v.type.under.id === ID.String &&
-      v.len >= 0 &&
-      this.re.test(decodeString(v.buf, v.off, v.len))
-    )
-      return TRUE;
-    return FALSE;
+    if (v.type.under.id !== ID.String || v.len < 0) return FALSE;
+    if (this.finder !== null && !this.finder.testValue(v.type, v.buf, v.off, v.len)) return FALSE;
+    return this.re.test(decodeString(v.buf, v.off, v.len)) ? TRUE : FALSE;
   }
 }
 

@@ -143,7 +143,7 @@ export class TermFinder implements BytesTest {
     // A short value (a record of a log line, ~150 bytes) is searched in
     // JavaScript where the native search would stop at a common anchor
     // again and again: each call then costs more than the bytes.
-    if (this.commonAnchor && this.raw === null && len <= SHORT)
+    if (this.raw === null && (len <= TINY || (this.commonAnchor && len <= SHORT)))
       return this.fold.bytes(buf, off, len);
     return this.inBytes(buf, off, off + len);
   }
@@ -174,8 +174,13 @@ export class TermFinder implements BytesTest {
   }
 }
 
-/** Values of at most this many bytes TermFinder.testValue searches in JavaScript. */
+/**
+ * Values of at most this many bytes TermFinder.testValue searches in
+ * JavaScript where its anchor is common, and of at most TINY (a string
+ * field's, ~25 bytes) whatever it is.
+ */
 const SHORT = 512;
+const TINY = 64;
 
 /** Several finders, any of which may find what is searched for (a pattern's alternatives). */
 export class AnyTerm implements BytesTest {

@@ -10,7 +10,12 @@ import * as dag from '../../../src/query/compiler/dag';
 import { FrameFilter, framePasses } from '../../../src/query/expr/bufferfilter';
 import { TRUE } from '../../../src/query/expr/expr';
 import { fieldPath } from '../../../src/query/expr/path';
-import { SearchPattern, SearchString, SearchValue } from '../../../src/query/expr/search';
+import {
+  RegexpMatch,
+  SearchPattern,
+  SearchString,
+  SearchValue,
+} from '../../../src/query/expr/search';
 import { compileRegexp, reglob } from '../../../src/query/expr/regexp';
 import { comparison } from '../../../src/query/expr/compare';
 import { TypeContext } from '../../../src/zed/context';
@@ -118,6 +123,14 @@ test('a frame holding a value that a pattern search matches passes the frame tes
       const hit = new SearchPattern(re, fieldPath(zctx, [])).eval(v) === TRUE;
       const quick = new SearchPattern(re, fieldPath(zctx, []), patternFinder(pattern));
       expect(quick.eval(v) === TRUE).toBe(hit);
+      // `this ~ /re/`, with the finder and without.
+      const match = new RegexpMatch(re, fieldPath(zctx, [])).eval(v) === TRUE;
+      const quickMatch = new RegexpMatch(re, fieldPath(zctx, []), patternFinder(pattern));
+      expect({ zson, pattern, match: quickMatch.eval(v) === TRUE }).toEqual({
+        zson,
+        pattern,
+        match,
+      });
       if (!hit) return;
       const bytes = v.len > 0 ? v.buf.subarray(v.off, v.off + v.len) : Buffer.alloc(0);
       expect({ zson, pattern, passes: framePasses(f!, bytes, 0, bytes.length, [v.type]) }).toEqual({
