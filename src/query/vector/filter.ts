@@ -17,7 +17,7 @@
 
 import { ID, Kind, TypeBool } from '../../zed/types';
 import { Value, EMPTY } from '../../zed/value';
-import { Column, ColumnBuilder, repeats, VecBatch } from '../../zed/vector';
+import { buildDictIfFew, Column, ColumnBuilder, repeats, VecBatch } from '../../zed/vector';
 import { Predicate, PredicateExpr } from '../expr/compare';
 import { This } from '../expr/path';
 import { isError, isMissing } from '../expr/errors';
@@ -130,8 +130,15 @@ export class PredicateEval {
         return;
       }
     }
-    // A dictionary pays when it is built already or values repeat (strings).
-    const d = repeats(c) ? c.dict() : null;
+    // A dictionary pays when it is built already, or values repeat
+    // (strings) and a cache shares the column; on its first use, only
+    // where the values are few (one of a million rows of 313k names costs
+    // more than the expression it saves: VecCompute's rule).
+    const data = c.data;
+    data.uses++;
+    const d = !repeats(c)
+      ? null
+      : (data.dict ?? (data.uses > 1 ? c.dict() : (data.dict = buildDictIfFew(data, c.typeIndex))));
     if (d !== null && d.count < n) {
       byCode(d.codes, d.rows, rows, out, (row) => codeOf(expr.eval(c.at(row, v))));
       return;
