@@ -28,8 +28,9 @@ export class ColumnData {
   /** Anything else a consumer derives and keeps with the data (e.g. dcount codes). */
   extra: Map<string, unknown> | null = null;
   /**
-   * Times a filter has tested the data: past the first, a cache is
-   * sharing it between queries, so deriving a dictionary pays.
+   * Times filter leaves and summarizes have used the data: past the
+   * first, a cache is likely sharing it between queries, so deriving a
+   * dictionary pays.
    */
   uses = 0;
 
