@@ -478,7 +478,6 @@ export class Builder {
     }
   }
 
-  /** The compiled fields of a projection pushed into a source (its errors are cut's). */
   /** What a put does to a value, as its operator does it. */
   putter(o: dag.Put): Putter {
     try {
@@ -492,6 +491,7 @@ export class Builder {
     }
   }
 
+  /** The compiled fields of a projection pushed into a source (its errors are cut's). */
   private cutField(a: dag.Assignment): CutField {
     const from = a.rhs.kind === 'This' && a.rhs.path.length === 1 ? a.rhs.path[0] : undefined;
     return { lhs: a.lhs, rhs: this.expr(a.rhs), ...(from !== undefined ? { from } : {}) };

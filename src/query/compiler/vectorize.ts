@@ -4,9 +4,10 @@
 // filters whose leaves read fields, head, tail, and a summarize whose
 // keys, aggregate arguments and where clauses are fields or expressions
 // of fields (computed as columns, VecCompute; a where clause as a
-// filter), after puts of top-level fields and filters of them. An expression of one field is evaluated on its column's values
-// (once per distinct value where they repeat); of several, with the
-// fields bound to variables row by row (FieldVars). At the first operator
+// filter), also after puts of top-level fields and filters of those. An
+// expression of one field is evaluated on its column's values (once per
+// distinct value where they repeat); of several, with the fields bound
+// to variables row by row (FieldVars). At the first operator
 // that cannot (or after a summarize, whose output is new records), the
 // selected rows are materialized as records of the fields the rest of the
 // query reads, and the row engine takes over. A query whose rest reads
