@@ -204,6 +204,11 @@ export class Column {
     return (this.data.dict ??= buildDict(this.data, this.typeIndex));
   }
 
+  /** The column's dictionary where one is built or its values are few (buildDictIfFew), else null. */
+  dictIfFew(): Dict | null {
+    return this.data.dict ?? (this.data.dict = buildDictIfFew(this.data, this.typeIndex));
+  }
+
   /**
    * The values as float64s when the column has one numeric type and every
    * value is exact as a float64 (integers within ±2^53), else null.

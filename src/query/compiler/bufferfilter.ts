@@ -19,7 +19,7 @@ export function frameFilter(e: dag.Expr | null): FrameFilter | null {
   if (e === null) return null;
   if (e.kind === 'Search' || e.kind === 'RegexpSearch') {
     if (e.expr.kind !== 'This') return null;
-    const term = e.kind === 'Search' ? searchFinder(e) : patternFinder(e.pattern);
+    const term = e.kind === 'Search' ? searchFinder(e) : patternOf(e.pattern);
     return term && { kind: 'term', term };
   }
   if (e.kind !== 'Binary' || (e.op !== 'and' && e.op !== 'or')) return null;
@@ -52,21 +52,26 @@ export function searchFinder(e: dag.Search): TermFinder | null {
   return new TermFinder(term.toString('latin1'), raw);
 }
 
-/**
- * What rules out bytes a pattern search (glob or regexp) cannot match in:
- * those holding none of the literals every match of it contains
- * (expr/regexlit.ts), each cut to its longest run of two or more ASCII
- * characters (found case folded, which finds more, never less), under
- * types with no field name it matches. Null where the pattern has no
- * such literals (or does not compile: the compile reports that).
- */
-export function patternFinder(pattern: string): BytesTest | null {
+/** patternFinder of a pattern's source; null where it does not compile (the compile reports that). */
+function patternOf(pattern: string): BytesTest | null {
   let re: RegExp;
   try {
     re = compileRegexp(pattern);
   } catch {
     return null;
   }
+  return patternFinder(re);
+}
+
+/**
+ * What rules out bytes a pattern search (glob or regexp) cannot match in:
+ * those holding none of the literals every match of it contains
+ * (expr/regexlit.ts), each cut to its longest run of two or more ASCII
+ * characters (found case folded, which finds more, never less), under
+ * types with no field name it matches. Null where the pattern has no
+ * such literals.
+ */
+export function patternFinder(re: RegExp): BytesTest | null {
   const lits = requiredLiterals(re);
   if (lits === null) return null;
   const names = (n: string) => re.test(n);

@@ -186,14 +186,14 @@ export class Builder {
       }
       case 'Search':
         return this.search(e);
-      case 'RegexpSearch':
-        return new SearchPattern(
-          this.regexp(e.pattern),
-          this.expr(e.expr),
-          patternFinder(e.pattern),
-        );
-      case 'RegexpMatch':
-        return new RegexpMatch(this.regexp(e.pattern), this.expr(e.expr), patternFinder(e.pattern));
+      case 'RegexpSearch': {
+        const re = this.regexp(e.pattern);
+        return new SearchPattern(re, this.expr(e.expr), patternFinder(re));
+      }
+      case 'RegexpMatch': {
+        const re = this.regexp(e.pattern);
+        return new RegexpMatch(re, this.expr(e.expr), patternFinder(re));
+      }
       case 'RecordExpr':
         return recordExpr(
           zctx,

@@ -276,6 +276,8 @@ interface Plan {
   rest: dag.Op[];
   /** A projection lifted into the scan, applied to the rows as they are materialized. */
   project: dag.Assignment[] | null;
+  /** The top-level fields the steps' puts assign (computed columns, not the scan's). */
+  assigned: ReadonlySet<string>;
 }
 
 /** The plan for running seq's leading operators on columns, or null. */
@@ -363,6 +365,7 @@ function plan(seq: dag.Seq): Plan | null {
     k = beforePut.k;
     steps.length = beforePut.steps;
     paths = beforePut.paths;
+    assigned.clear();
   }
   // The lifted filter must run on columns, or none of it does.
   if (src.filter !== null && (steps.length === 0 || steps[0].kind !== 'filter')) return null;
@@ -388,7 +391,7 @@ function plan(seq: dag.Seq): Plan | null {
   // must then hold every field the later vector operators read.
   if (steps.some((s) => s.kind === 'filter')) for (const p of paths.values()) shape.add(p[0]);
   for (const f of shape) paths.set(JSON.stringify([f]), [f]);
-  return { steps, paths, shape: [...shape], rest, project };
+  return { steps, paths, shape: [...shape], rest, project, assigned };
 }
 
 /**
@@ -408,14 +411,11 @@ function scanLimit(p: Plan): number | null {
  * key's, dcount's arguments'): a source that decodes columns on other
  * threads builds those there.
  */
-function dictPaths(steps: Step[]): string[][] {
+function dictPaths(p: Plan): string[][] {
   const out: string[][] = [];
-  // Fields put assigns are not the scan's.
-  const assigned = new Set<string>();
   const scanned = (e: dag.Expr | null): e is dag.This =>
-    e?.kind === 'This' && !assigned.has(e.path[0]);
-  for (const s of steps) {
-    if (s.kind === 'put') for (const a of s.op.args) assigned.add(a.lhs[0]);
+    e?.kind === 'This' && !p.assigned.has(e.path[0]);
+  for (const s of p.steps) {
     if (s.kind !== 'summarize') continue;
     const keys = s.op.keys;
     if (keys.length === 1 && scanned(keys[0].rhs)) out.push(keys[0].rhs.path);
@@ -466,7 +466,7 @@ export function buildVectorized(b: Builder, seq: dag.Seq, mode: VectorMode): Ope
     const lake = source!;
     const fields = [...new Set(pathList.map((x) => x[0]))];
     const index = indexFilter(scan.filter);
-    const dicts = dictPaths(p.steps);
+    const dicts = dictPaths(p);
     const limit = scanLimit(p);
     op = lake.scanVectors
       ? new VecSourceScan(

@@ -85,9 +85,7 @@ export class TermFinder implements BytesTest {
   private readonly fold: FoldedContains;
   /** Whether a record within a type has a leaf field name the search matches. */
   private readonly names = new TypeTest((t) =>
-    recordsWithin(t).some((r) =>
-      leafFieldNames(r).some((n) => (this.nameTest ? this.nameTest(n) : this.fold.text(n))),
-    ),
+    recordsWithin(t).some((r) => leafFieldNames(r).some(this.nameTest)),
   );
   /**
    * What the native byte search looks for: the term's longest run of
@@ -106,8 +104,8 @@ export class TermFinder implements BytesTest {
   constructor(
     term: string,
     private readonly raw: Buffer | null = null,
-    /** The field names the search matches, where not those holding the term. */
-    private readonly nameTest: ((name: string) => boolean) | null = null,
+    /** The field names the search matches (default: those holding the term). */
+    private readonly nameTest: (name: string) => boolean = (n) => this.fold.text(n),
   ) {
     this.fold = new FoldedContains(term);
     this.len = term.length;

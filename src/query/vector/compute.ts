@@ -20,7 +20,6 @@ import { Kind, Type, TypeNull, TypeRecord } from '../../zed/types';
 import { EMPTY, Value } from '../../zed/value';
 import {
   buildDict,
-  buildDictIfFew,
   Column,
   ColumnBuilder,
   ColumnData,
@@ -99,7 +98,7 @@ export class VecCompute implements VecOperator {
       else out.appendValue(c.at(i, v));
     }
     const col = out.finish();
-    col.data.dict = buildDictIfFew(col.data, col.typeIndex);
+    col.dictIfFew(); // kept with the data, for the steps after
     return col;
   }
 
@@ -121,7 +120,7 @@ export class VecCompute implements VecOperator {
     if (repeats(c)) {
       // A dictionary made here only where the values are few (a first
       // query over 313k names of 1M rows took twice the time by one).
-      const d = c.data.dict ?? (c.data.dict = buildDictIfFew(c.data, c.typeIndex));
+      const d = c.dictIfFew();
       if (d !== null && d.count < m)
         return byCode(b.n, d.codes, d.rows, (row) => expr.eval(c.at(row, v)));
     }
@@ -167,7 +166,7 @@ function byRow(b: VecBatch, s: ComputeSpec, v: Value, c: Column | null = null): 
   }
   for (; row < n; row++) out.append(last, EMPTY, 0, -1);
   const col = out.finish();
-  col.data.dict = buildDictIfFew(col.data, col.typeIndex);
+  col.dictIfFew(); // kept with the data, for the steps after
   return col;
 }
 

@@ -9,7 +9,7 @@
 
 import { TypeNull } from '../../zed/types';
 import { EMPTY, Value } from '../../zed/value';
-import { buildDictIfFew, Dict, repeats, VecBatch } from '../../zed/vector';
+import { Dict, repeats, VecBatch } from '../../zed/vector';
 import { Frame } from '../expr/vars';
 
 /** At most this many combinations of dictionary codes are numbered (a table of as many slots). */
@@ -51,7 +51,7 @@ export class FieldVars {
     for (const col of this.cols) {
       const c = b.cols[col];
       if (!repeats(c)) return null;
-      const d = c.data.dict ?? (c.data.dict = buildDictIfFew(c.data, c.typeIndex));
+      const d = c.dictIfFew();
       if (d === null) return null;
       size *= d.count;
       if (size > MAX_COMBOS) return null;

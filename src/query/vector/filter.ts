@@ -17,7 +17,7 @@
 
 import { ID, Kind, TypeBool } from '../../zed/types';
 import { Value, EMPTY } from '../../zed/value';
-import { buildDictIfFew, Column, ColumnBuilder, repeats, VecBatch } from '../../zed/vector';
+import { Column, ColumnBuilder, repeats, VecBatch } from '../../zed/vector';
 import { Predicate, PredicateExpr } from '../expr/compare';
 import { This } from '../expr/path';
 import { isError, isMissing } from '../expr/errors';
@@ -136,9 +136,7 @@ export class PredicateEval {
     // more than the expression it saves: VecCompute's rule).
     const data = c.data;
     data.uses++;
-    const d = !repeats(c)
-      ? null
-      : (data.dict ?? (data.uses > 1 ? c.dict() : (data.dict = buildDictIfFew(data, c.typeIndex))));
+    const d = !repeats(c) ? null : data.uses > 1 ? c.dict() : c.dictIfFew();
     if (d !== null && d.count < n) {
       byCode(d.codes, d.rows, rows, out, (row) => codeOf(expr.eval(c.at(row, v))));
       return;

@@ -121,11 +121,11 @@ test('a frame holding a value that a pattern search matches passes the frame tes
       expect({ pattern, test: f !== null }).toEqual({ pattern, test: true });
       // The search walking the value, and with its finder first.
       const hit = new SearchPattern(re, fieldPath(zctx, [])).eval(v) === TRUE;
-      const quick = new SearchPattern(re, fieldPath(zctx, []), patternFinder(pattern));
+      const quick = new SearchPattern(re, fieldPath(zctx, []), patternFinder(re));
       expect(quick.eval(v) === TRUE).toBe(hit);
       // `this ~ /re/`, with the finder and without.
       const match = new RegexpMatch(re, fieldPath(zctx, [])).eval(v) === TRUE;
-      const quickMatch = new RegexpMatch(re, fieldPath(zctx, []), patternFinder(pattern));
+      const quickMatch = new RegexpMatch(re, fieldPath(zctx, []), patternFinder(re));
       expect({ zson, pattern, match: quickMatch.eval(v) === TRUE }).toEqual({
         zson,
         pattern,
