@@ -10,14 +10,15 @@
 // map through an array); count() adds to its counters directly; sum, min,
 // max and avg of a numeric column whose values are exact float64s read a
 // Float64Array; dcount of a column with a dictionary hashes each distinct
-// value once. Everything else goes value by value through the aggregate's
-// own consume.
+// value once. Several keys of one type each are grouped by their
+// dictionaries' codes combined (each combination looked up once), or,
+// without dictionaries, a chunk of rows at a time. Everything else goes
+// value by value through the aggregate's own consume.
 
 import { hashBytes } from '../../zed/hash';
 import { Column, ColumnData, Dict, VecBatch } from '../../zed/vector';
 import { Kind, TypeNull } from '../../zed/types';
 import { EMPTY, Value } from '../../zed/value';
-import { putUvarint } from '../../zed/zcode';
 import { AggColumn } from '../aggregates/agg';
 import { AvgColumn } from '../aggregates/avg';
 import { CountColumn } from '../aggregates/count';
@@ -71,6 +72,14 @@ const CHUNK = 1024;
  * small inputs.
  */
 export const chunkedFrom = { groups: WARM_GROUPS, values: CHUNK };
+
+/**
+ * Combinations of several keys' dictionary codes are multiplied out while
+ * there are at most max(min, perRow × rows) of them (a dense table from
+ * combination to group), else renumbered. Tests set both to 0 to cover
+ * renumbering.
+ */
+export const denseCombos = { min: 1 << 16, perRow: 2 };
 
 /**
  * Whether a column's data is worth a dictionary: it has one already, or a
@@ -135,6 +144,8 @@ export class VecSummarize extends Summarize {
 
   protected override async feed(): Promise<boolean> {
     const b = await this.vparent.pull();
+    // A parent may reuse a batch object for its next rows.
+    this.comboOf = null;
     if (b === null) return false;
     const m = b.sel === null ? b.n : b.sel.length;
     this.countUses(b);
@@ -157,7 +168,10 @@ export class VecSummarize extends Summarize {
       const end = this.group(b, byDict, from, upto);
       this.aggregate(b, from, end);
       from = end;
-      if (end < upto) await this.spillTable();
+      if (end < upto) {
+        await this.spillTable();
+        this.comboGroupsOk = false;
+      }
     }
     return true;
   }
@@ -209,14 +223,14 @@ export class VecSummarize extends Summarize {
   }
 
   /**
-   * Counts this feed of the columns a dictionary may serve (a lone key's,
+   * Counts this feed of the columns a dictionary may serve (the keys',
    * dcount's arguments'), each once: past groupByDictAfter.uses a cache is
    * sharing them, and building their dictionaries pays.
    */
   private countUses(b: VecBatch): void {
     const datas = this.usesScratch;
     datas.clear();
-    if (this.nk === 1) datas.add(b.cols[this.inputs.keys[0]].data);
+    for (const c of this.inputs.keys) datas.add(b.cols[c].data);
     this.inputs.args.forEach((c, a) => {
       const acol = this.cols[a];
       if (c !== null && isDCount(acol)) datas.add(b.cols[c].data);
@@ -288,10 +302,37 @@ export class VecSummarize extends Summarize {
     const nk = this.nk;
     const col = b.cols[this.inputs.keys[0]];
     if (byDict) return this.groupByDict(b, col, from, m);
-    // No quiet errors in a column of one type that is not an error type.
-    if (nk === 1 && col.type !== null && this.valueCompare === null && col.type.kind !== Kind.Error)
-      return this.groupOneType(b, col, from, m);
+    if (this.valueCompare === null && this.keysOneType(b)) {
+      if (nk === 1) return this.groupOneType(b, col, from, m);
+      const dicts = this.keyDicts(b);
+      if (dicts !== null) return this.groupByDicts(b, dicts, from, m);
+      return this.groupKeysOneType(b, from, m);
+    }
     return this.groupEach(b, from, m);
+  }
+
+  /** Whether every key column of b has one type, not an error type (so no key is quiet). */
+  private keysOneType(b: VecBatch): boolean {
+    for (const c of this.inputs.keys) {
+      const t = b.cols[c].type;
+      if (t === null || t.kind === Kind.Error) return false;
+    }
+    return true;
+  }
+
+  /**
+   * Each key column's dictionary, where every one has one built, its data
+   * is shared (dictPays) or its values are few; else null.
+   */
+  private keyDicts(b: VecBatch): Dict[] | null {
+    const out: Dict[] = [];
+    for (const c of this.inputs.keys) {
+      const col = b.cols[c];
+      const d = dictPays(col.data) ? col.dict() : col.dictIfFew();
+      if (d === null) return null;
+      out.push(d);
+    }
+    return out;
   }
 
   /** Whether group() groups batch b by its key column's dictionary. */
@@ -351,16 +392,23 @@ export class VecSummarize extends Summarize {
   /**
    * The groups of the n keys located and hashed in cOff, cLen and cHash
    * (in buf, of type vector tv), into out[at, at+n): the table slots they
-   * will probe read first (GroupTable.touch), then each found or made.
-   * Returns how many have their group: fewer than n where the table
-   * filled up at a new key.
+   * will probe read first (GroupTable.touch; unless touch is false, for a
+   * table still in the cache), then each found or made. Returns how many
+   * have their group: fewer than n where the table filled up at a new key.
    */
-  private lookUpChunk(buf: Buffer, n: number, tv: number, out: Int32Array, at: number): number {
+  private lookUpChunk(
+    buf: Buffer,
+    n: number,
+    tv: number,
+    out: Int32Array,
+    at: number,
+    touch = true,
+  ): number {
     const table = this.table;
     const kOff = this.cOff;
     const kLen = this.cLen;
     const kHash = this.cHash;
-    this.touched ^= table.touch(kHash, n);
+    if (touch) this.touched ^= table.touch(kHash, n);
     for (let j = 0; j < n; j++) {
       const len = kLen[j];
       const h = kHash[j];
@@ -487,6 +535,153 @@ export class VecSummarize extends Summarize {
     return m;
   }
 
+  /**
+   * Per selected row of the batch comboOf: the code of its combination of
+   * key dictionary codes (comboCount of them), and per code its group
+   * (comboGroups: -1 not looked up yet; valid while comboGroupsOk).
+   */
+  private combo = new Int32Array(0);
+  private comboOf: VecBatch | null = null;
+  private comboCount = 0;
+  private comboGroups = new Int32Array(0);
+  private comboGroupsOk = false;
+
+  /**
+   * Several keys, each a column of one type with a dictionary: each row's
+   * codes are combined into one code per distinct combination (combos),
+   * and each combination's key is built and looked up in the table once.
+   */
+  private groupByDicts(b: VecBatch, dicts: Dict[], from: number, m: number): number {
+    if (this.comboOf !== b) {
+      this.combos(b, dicts, m);
+      this.comboOf = b;
+      this.comboGroupsOk = false;
+    }
+    if (!this.comboGroupsOk) {
+      if (this.comboGroups.length < this.comboCount)
+        this.comboGroups = new Int32Array(this.comboCount);
+      this.comboGroups.fill(-1, 0, this.comboCount);
+      this.comboGroupsOk = true;
+    }
+    const trans = this.comboGroups;
+    const combo = this.combo;
+    const grp = this.groups;
+    // Into an empty table each combination is a new group: none is
+    // looked up (the table indexes them if a later batch looks).
+    const fresh = this.table.size === 0;
+    const cols = this.inputs.keys.map((c) => b.cols[c]);
+    const keyTypes = this.keyTypes;
+    for (let j = 0; j < cols.length; j++) keyTypes[j] = cols[j].type!;
+    const tv = this.tvs.id(keyTypes);
+    const sel = b.sel;
+    for (let k = from; k < m; k++) {
+      const c = combo[k];
+      let g = trans[c];
+      if (g < 0) {
+        g = this.keyGroup(cols, sel === null ? k : sel[k], tv, fresh);
+        if (g < 0) return k;
+        trans[c] = g;
+      }
+      grp[k] = g;
+    }
+    return m;
+  }
+
+  /**
+   * The group of row i's keys in cols (of type vector tv), made if new
+   * (appended without a lookup where fresh: the caller knows it is); -1
+   * when the table is full.
+   */
+  private keyGroup(cols: Column[], i: number, tv: number, fresh: boolean): number {
+    const table = this.table;
+    const len = this.keyOf(cols, i, 0);
+    const kb = this.keyBuf;
+    const h = hashBytes(kb, 0, len, tv);
+    const g = fresh ? -1 : table.find(kb, 0, len, tv, h, false);
+    if (g >= 0) return g;
+    if (table.size > 0 && this.full()) return -1;
+    return fresh
+      ? this.appendGroup(kb, 0, len, tv, h)
+      : this.newGroup(kb, 0, len, tv, h, null, true);
+  }
+
+  /**
+   * Fills combo[0, m) with each selected row's combination code: codes
+   * multiplied out while their product stays small (a dense table of
+   * groups), and renumbered in order of first appearance (renumberPairs)
+   * where it would not.
+   */
+  private combos(b: VecBatch, dicts: Dict[], m: number): void {
+    if (this.combo.length < m) this.combo = new Int32Array(this.groups.length);
+    const combo = this.combo;
+    const sel = b.sel;
+    // The most distinct values first: renumberPairs then finds most pairs
+    // by their first code.
+    dicts = dicts.slice().sort((x, y) => y.count - x.count);
+    const c0 = dicts[0].codes;
+    if (sel === null) combo.set(c0.subarray(0, m));
+    else for (let k = 0; k < m; k++) combo[k] = c0[sel[k]];
+    let count = dicts[0].count;
+    const dense = Math.max(denseCombos.min, denseCombos.perRow * m);
+    for (let j = 1; j < dicts.length; j++) {
+      const cj = dicts[j].codes;
+      const nj = dicts[j].count;
+      if (count * nj <= dense) {
+        // The product is below 2^31: int32 arithmetic.
+        if (sel === null) for (let k = 0; k < m; k++) combo[k] = (combo[k] * nj + cj[k]) | 0;
+        else for (let k = 0; k < m; k++) combo[k] = (combo[k] * nj + cj[sel[k]]) | 0;
+        count *= nj;
+      } else count = renumberPairs(combo, count, cj, sel, m);
+    }
+    this.comboCount = count;
+  }
+
+  /**
+   * The key of row i of cols at keyBuf[at...] as the row engine keys
+   * several values: their tagged bodies end to end. Returns where it ends.
+   */
+  private keyOf(cols: Column[], i: number, at: number): number {
+    const vals = this.scratch;
+    let len = at;
+    for (let j = 0; j < cols.length; j++) len = this.appendKey(len, cols[j].at(i, vals[j]));
+    return len;
+  }
+
+  /**
+   * Several keys, each a column of one type, without dictionaries: a
+   * chunk of rows at a time, their keys built end to end and hashed, then
+   * (in a table past the cache) the slots they will probe read, then each
+   * row's group found or made, as groupOneType does for one key.
+   */
+  private groupKeysOneType(b: VecBatch, from: number, m: number): number {
+    const sel = b.sel;
+    const grp = this.groups;
+    const cols = this.inputs.keys.map((c) => b.cols[c]);
+    const keyTypes = this.keyTypes;
+    for (let j = 0; j < cols.length; j++) keyTypes[j] = cols[j].type!;
+    const tv = this.tvs.id(keyTypes);
+    const kOff = this.cOff;
+    const kLen = this.cLen;
+    const kHash = this.cHash;
+    for (let start = from; start < m; start += CHUNK) {
+      const end = Math.min(m, start + CHUNK);
+      const n = end - start;
+      let o = 0;
+      for (let j = 0; j < n; j++) {
+        const k = start + j;
+        const e = this.keyOf(cols, sel === null ? k : sel[k], o);
+        kOff[j] = o;
+        kLen[j] = e - o;
+        kHash[j] = hashBytes(this.keyBuf, o, e - o, tv);
+        o = e;
+      }
+      const touch = this.table.size >= chunkedFrom.groups;
+      const done = this.lookUpChunk(this.keyBuf, n, tv, grp, start, touch);
+      if (done < n) return start + done;
+    }
+    return m;
+  }
+
   /** Any keys, value by value, as the row engine does. */
   private groupEach(b: VecBatch, from: number, m: number): number {
     const nk = this.nk;
@@ -527,19 +722,7 @@ export class VecSummarize extends Summarize {
       } else {
         // Several keys: their tagged bodies end to end, as the row engine keys them.
         let len = 0;
-        for (let j = 0; j < nk; j++) {
-          const v = vals[j];
-          const vlen = v.len;
-          if (len + vlen + 10 > this.keyBuf.length) this.growKeyBuf(len + vlen + 10);
-          const kb = this.keyBuf;
-          if (vlen < 0) kb[len++] = 0;
-          else {
-            if (vlen < 127) kb[len++] = vlen + 1;
-            else len = putUvarint(kb, len, vlen + 1);
-            const src = v.buf;
-            for (let s = v.off, e = v.off + vlen; s < e; s++) kb[len++] = src[s];
-          }
-        }
+        for (let j = 0; j < nk; j++) len = this.appendKey(len, vals[j]);
         const h = hashBytes(this.keyBuf, 0, len, tv);
         g = table.find(this.keyBuf, 0, len, tv, h, false);
         if (g < 0) {
@@ -651,4 +834,83 @@ function dcountCodes(col: Column): Uint32Array {
   for (let c = 0; c < d.count; c++) out[c] = codeOf(col.at(d.rows[c], v));
   if (keep !== null) (keep.extra ??= new Map()).set('dcount', out);
   return out;
+}
+
+/**
+ * Renumbers the pairs (combo[k], codes[sel[k]]) of rows [0, m) in order of
+ * first appearance, in place, where combo's codes are below count;
+ * returns how many distinct pairs there are. Each first code's first
+ * pair is kept in an array by that code (most first codes have one
+ * second code: a name and its type), the others in a hash table.
+ */
+function renumberPairs(
+  combo: Int32Array,
+  count: number,
+  codes: Int32Array,
+  sel: Int32Array | null,
+  m: number,
+): number {
+  // Per first code: its first pair's second code (-1: none yet) and ID.
+  const first = new Int32Array(2 * count).fill(-1);
+  // The other pairs: (first code, second code, ID + 1) per slot.
+  let cap = 1024;
+  let slots = new Int32Array(4 * cap);
+  let used = 0;
+  let next = 0;
+  for (let k = 0; k < m; k++) {
+    const a = combo[k];
+    const c = codes[sel === null ? k : sel[k]];
+    const f = 2 * a;
+    const fc = first[f];
+    if (fc === c) {
+      combo[k] = first[f + 1];
+      continue;
+    }
+    if (fc < 0) {
+      first[f] = c;
+      first[f + 1] = next;
+      combo[k] = next++;
+      continue;
+    }
+    const mask = cap - 1;
+    for (let s = pairHash(a, c) & mask; ; s = (s + 1) & mask) {
+      const p = 4 * s;
+      const id = slots[p + 2];
+      if (id === 0) {
+        slots[p] = a;
+        slots[p + 1] = c;
+        slots[p + 2] = next + 1;
+        combo[k] = next++;
+        if (++used * 2 > cap) {
+          cap *= 2;
+          slots = rehashPairs(slots, cap);
+        }
+        break;
+      }
+      if (slots[p] === a && slots[p + 1] === c) {
+        combo[k] = id - 1;
+        break;
+      }
+    }
+  }
+  return next;
+}
+
+/** renumberPairs' slots in a table of cap slots. */
+function rehashPairs(old: Int32Array, cap: number): Int32Array<ArrayBuffer> {
+  const slots = new Int32Array(4 * cap);
+  const mask = cap - 1;
+  for (let p = 0; p < old.length; p += 4) {
+    if (old[p + 2] === 0) continue;
+    let s = pairHash(old[p], old[p + 1]) & mask;
+    while (slots[4 * s + 2] !== 0) s = (s + 1) & mask;
+    slots.set(old.subarray(p, p + 3), 4 * s);
+  }
+  return slots;
+}
+
+/** A hash of a pair of codes. */
+function pairHash(a: number, c: number): number {
+  const h = Math.imul(a ^ Math.imul(c, 0x9e3779b1), 0x85ebca6b);
+  return h ^ (h >>> 15);
 }

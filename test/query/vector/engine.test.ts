@@ -8,7 +8,12 @@ import { Combos, FieldVars } from '../../../src/query/vector/fieldvars';
 import { VecFilter } from '../../../src/query/vector/filter';
 import { asideConfig, asideLeased } from '../../../src/query/aggregates/dcountaside';
 import { VecSort } from '../../../src/query/vector/sort';
-import { chunkedFrom, groupByDictAfter, VecSummarize } from '../../../src/query/vector/summarize';
+import {
+  chunkedFrom,
+  denseCombos,
+  groupByDictAfter,
+  VecSummarize,
+} from '../../../src/query/vector/summarize';
 import { codeChunk } from '../../../src/query/aggregates/metrowasm';
 import { parseValues } from '../../../src/formats/zson';
 import { arrayReader } from '../../../src/query/runtime/ops/scan';
@@ -200,6 +205,10 @@ const uniformQueries = [
   // Grouped by a one-type column's dictionary, batch after batch.
   'count(), sum(i) by s',
   'count() by i | sort i',
+  // By several one-type columns: their dictionaries' codes combined.
+  'count(), sum(i) by s, i',
+  'count() by i, s, k:=i',
+  's != "a" | count() by s, i | sort s, i',
   // dcount's codes of a one-type column, hashed in WebAssembly.
   'dcount(s) by i | sort i',
   'count(), dcount(i) by s',
@@ -235,6 +244,15 @@ async function both(q: string, input: string, ctx?: () => QueryContext): Promise
   try {
     const dict = await run('on');
     expect({ q, input, dict: true, out: dict }).toEqual({ q, input, dict: true, out: off });
+    // Several keys' codes renumbered pair by pair, not multiplied out.
+    const dense = { ...denseCombos };
+    Object.assign(denseCombos, { min: 0, perRow: 0 });
+    try {
+      const pairs = await run('on');
+      expect({ q, input, pairs: true, out: pairs }).toEqual({ q, input, pairs: true, out: off });
+    } finally {
+      Object.assign(denseCombos, dense);
+    }
     // Its distinct values looked up two at a time, as into a table past the cache.
     Object.assign(chunkedFrom, { groups: 0, values: 2 });
     const dictChunks = await run('on');
@@ -429,9 +447,14 @@ test('the vector operators run where the query allows', async () => {
 });
 
 /** q's output on input in batches of 500 rows (zq's are of 3, whose values rarely repeat). */
-function inBatches(q: string, input: string[], vector: 'on' | 'off'): Promise<string[]> {
-  const ctx = new QueryContext();
-  const inputs = [arrayReader(parseValues(ctx.zctx, input.join('\n')), 500)];
+function inBatches(
+  q: string,
+  input: string[],
+  vector: 'on' | 'off',
+  rows = 500,
+  ctx = new QueryContext(),
+): Promise<string[]> {
+  const inputs = [arrayReader(parseValues(ctx.zctx, input.join('\n')), rows)];
   return zq(q, '', { vector, ctx, inputs });
 }
 
@@ -493,6 +516,74 @@ test('an expression of several string fields is evaluated once per combination o
     }
   } finally {
     combos.mockRestore();
+  }
+});
+
+test('several keys group by their dictionaries combined, or key by key without them', async () => {
+  type Private = Record<'groupByDicts' | 'groupKeysOneType' | 'groupEach', () => number>;
+  const proto = VecSummarize.prototype as unknown as Private;
+  const spies = {
+    dicts: jest.spyOn(proto, 'groupByDicts'),
+    keys: jest.spyOn(proto, 'groupKeysOneType'),
+    each: jest.spyOn(proto, 'groupEach'),
+  };
+  const called = () =>
+    Object.entries(spies)
+      .filter(([, f]) => f.mock.calls.length > 0)
+      .map(([k]) => k);
+  // s has 2500 distinct values in 3000 rows (no dictionary on a first
+  // use), t 5 and i 7; u is a string or a number.
+  const input = Array.from(
+    { length: 6000 },
+    (_, r) =>
+      `{s:"v${(r * 7919) % 2500}",t:"t${r % 5}",i:${(r * 31) % 7},u:${r % 3 ? r % 4 : '"x"'}}`,
+  );
+  const cases: [string, string[]][] = [
+    ['count() by t, i', ['dicts']],
+    ['count(), sum(i) by s, t', ['keys']],
+    ['i > 2 | count() by i, s, t', ['keys']],
+    ['count() by t, u', ['each']],
+  ];
+  const dense = { ...denseCombos };
+  const chunked = { ...chunkedFrom };
+  const after = groupByDictAfter.uses;
+  try {
+    for (const [q, paths] of cases) {
+      const check = async (how: string, want: string[], memoryLimit?: number) => {
+        const ctx = () => new QueryContext(memoryLimit ? { memoryLimit } : {});
+        const off = await inBatches(q, input, 'off', 3000, ctx());
+        expect(off.length).toBeGreaterThan(1);
+        for (const f of Object.values(spies)) f.mockClear();
+        expect({ q, how, out: await inBatches(q, input, 'on', 3000, ctx()) }).toEqual({
+          q,
+          how,
+          out: off,
+        });
+        expect({ q, how, paths: called() }).toEqual({ q, how, paths: want });
+      };
+      await check('first use', paths);
+      // Into a table past the cache: keys hashed a chunk at a time, the table touched.
+      chunkedFrom.groups = 0;
+      await check('chunked', paths);
+      Object.assign(chunkedFrom, chunked);
+      // Spilling part way through a batch: the groups of combinations start afresh.
+      await check('spilling', paths, 20000);
+      // Every key's dictionary (as a cache sharing the columns), the
+      // codes multiplied out and renumbered pair by pair.
+      groupByDictAfter.uses = 0;
+      const byDicts = paths[0] === 'each' ? paths : ['dicts'];
+      await check('dictionaries', byDicts);
+      Object.assign(denseCombos, { min: 0, perRow: 0 });
+      await check('pairs', byDicts);
+      await check('pairs, spilling', byDicts, 20000);
+      Object.assign(denseCombos, dense);
+      groupByDictAfter.uses = after;
+    }
+  } finally {
+    Object.assign(denseCombos, dense);
+    Object.assign(chunkedFrom, chunked);
+    groupByDictAfter.uses = after;
+    for (const f of Object.values(spies)) f.mockRestore();
   }
 });
 

@@ -316,17 +316,7 @@ export class Summarize implements Operator {
         }
         if (k === 0 && this.valueCompare) prim = this.updateMaxTableKey(v);
         keyTypes[k] = v.type;
-        const vlen = v.len;
-        if (len + vlen + 10 > this.keyBuf.length) this.growKeyBuf(len + vlen + 10);
-        const kb = this.keyBuf;
-        if (vlen < 0) {
-          kb[len++] = 0;
-        } else {
-          if (vlen < 127) kb[len++] = vlen + 1;
-          else len = putUvarint(kb, len, vlen + 1);
-          const src = v.buf;
-          for (let s = v.off, e = v.off + vlen; s < e; s++) kb[len++] = src[s];
-        }
+        len = this.appendKey(len, v);
       }
       if (quiet) continue;
       const tv = this.tvs.id(keyTypes);
@@ -514,6 +504,25 @@ export class Summarize implements Operator {
     const aggs = this.aggs;
     const cols = this.cols;
     for (let a = 0; a < aggs.length; a++) aggs[a].applyTo(cols[a], g, self);
+  }
+
+  /**
+   * Appends v to the key of several values being built in keyBuf (their
+   * tagged bodies end to end) at len; returns where it ends.
+   */
+  protected appendKey(len: number, v: Value): number {
+    const vlen = v.len;
+    if (len + vlen + 10 > this.keyBuf.length) this.growKeyBuf(len + vlen + 10);
+    const kb = this.keyBuf;
+    if (vlen < 0) {
+      kb[len++] = 0;
+      return len;
+    }
+    if (vlen < 127) kb[len++] = vlen + 1;
+    else len = putUvarint(kb, len, vlen + 1);
+    const src = v.buf;
+    for (let s = v.off, e = v.off + vlen; s < e; s++) kb[len++] = src[s];
+    return len;
   }
 
   protected growKeyBuf(n: number): Buffer {
