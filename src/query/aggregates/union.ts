@@ -11,7 +11,7 @@ import { Builder } from '../../zed/zcode';
 import { normalizeChildren } from '../expr/containers';
 import { NULL } from '../expr/expr';
 import { AggDef, AggFunction } from './agg';
-import { appendElement, elementType, forEachElement, MAX_VALUE_SIZE, uniqueTypes } from './values';
+import { appendElement, elementType, forEachElement, valueLimit, uniqueTypes } from './values';
 
 const builder = new Builder();
 const out = new Value(NULL.type, EMPTY, 0, -1);
@@ -35,7 +35,7 @@ class Union implements AggFunction {
     if (set.has(key)) return;
     set.add(key);
     this.size += len;
-    while (this.size > MAX_VALUE_SIZE) this.deleteOne();
+    while (this.size > valueLimit.bytes) this.deleteOne();
   }
 
   /** Drops the oldest value (the reference drops an arbitrary one). */

@@ -2,6 +2,7 @@
 
 import { formatValue, parseValues } from '../../../src/formats/zson';
 import { lookupAggregate, newFunction } from '../../../src/query/aggregates';
+import { valueLimit } from '../../../src/query/aggregates/values';
 import { TypeContext } from '../../../src/zed/context';
 import { agg, agg1, zq } from './run';
 
@@ -78,6 +79,42 @@ describe('collect', () => {
       'collect partial: partial not an array type: |[1]|',
     );
     expect(formatValue(f.result(zctx))).toBe('null');
+  });
+  test('past the size limit the oldest values are dropped, and their types with them', async () => {
+    const limit = valueLimit.bytes;
+    valueLimit.bytes = 10;
+    try {
+      // "abcdef" and 2.5 (8 bytes) go as the ints (1 byte each) arrive.
+      const ints = Array.from({ length: 40 }, (_, i) => i + 1);
+      expect(await valueAndType('collect(this)', `"abcdef" 2.5 ${ints.join(' ')}`)).toEqual([
+        `[${ints.slice(30).join(',')}]`,
+        '<[int64]>',
+      ]);
+      // Many values kept, moved as the buffer is compacted: after each
+      // value, the newest that fit in the limit.
+      valueLimit.bytes = 100;
+      const zctx = new TypeContext();
+      const text = Array.from({ length: 300 }, (_, i) =>
+        i % 5 === 0 ? `${i}` : `"${'x'.repeat(i % 7)}${i}"`,
+      );
+      const vals = parseValues(zctx, text.join(' '));
+      const collect = lookupAggregate('collect')!;
+      const f = newFunction(collect);
+      let from = 0;
+      let size = 0;
+      for (let i = 0; i < vals.length; i++) {
+        f.consume(vals[i]);
+        size += vals[i].len;
+        while (size > valueLimit.bytes) size -= vals[from++].len;
+        // What collect makes of those values alone.
+        const fresh = newFunction(collect);
+        for (const v of vals.slice(from, i + 1)) fresh.consume(v);
+        expect(formatValue(f.result(zctx))).toBe(formatValue(fresh.result(zctx)));
+      }
+      expect(formatValue(f.result(zctx))).toMatch(/^\["xx282",.*,285,.*,"xxxxx299"\]$/);
+    } finally {
+      valueLimit.bytes = limit;
+    }
   });
 });
 
