@@ -5,6 +5,61 @@
 const NS_PER_SEC = 1_000_000_000n;
 const NS_PER_DAY = 86_400n * NS_PER_SEC;
 
+/** A time as whole seconds and nanoseconds since the epoch (nsec in [0, 1e9)). */
+export interface TimeParts {
+  secs: number;
+  nsec: number;
+}
+
+/**
+ * Writes the int64 body of the time secs·10⁹ + nsec (wrapping at 64 bits
+ * as Go's UnixNano does; sign in bit 0, magnitude above, little-endian,
+ * trailing zero bytes dropped) at out[0, 8); returns its length. Times
+ * within ±292 years of the epoch take no bigint arithmetic.
+ */
+export function encodeTime(secs: number, nsec: number, out: Uint8Array): number {
+  // |v| < 2^63 here: no wrapping.
+  if (!(secs >= -9223372036 && secs <= 9223372035)) {
+    const v = BigInt.asIntN(64, BigInt(secs) * NS_PER_SEC + BigInt(nsec));
+    let u = BigInt.asUintN(64, v >= 0n ? v << 1n : (-v << 1n) | 1n);
+    for (let i = 0; i < 8; i++, u >>= 8n) out[i] = Number(u & 255n);
+  } else {
+    // v = secs*1e9 + nsec = vh*2^32 + vl, computed in exact pieces.
+    const sh = Math.floor(secs / 65536);
+    const sl = secs - sh * 65536;
+    const a = sh * 1e9;
+    const bl = sl * 1e9 + nsec;
+    const ah = Math.floor(a / 65536);
+    const al = a - ah * 65536;
+    const c = al * 65536 + bl;
+    const carry = Math.floor(c / 4294967296);
+    const vl = c - carry * 4294967296;
+    const vh = ah + carry;
+    // Sign in bit 0, magnitude above: negate v (two's complement) when
+    // negative, then shift in the sign.
+    let mh = vh >>> 0;
+    let ml = vl >>> 0;
+    const neg = vh < 0;
+    if (neg) {
+      ml = (~ml + 1) >>> 0;
+      mh = (~mh + (ml === 0 ? 1 : 0)) >>> 0;
+    }
+    const uh = ((mh << 1) | (ml >>> 31)) >>> 0;
+    const ul = ((ml << 1) | (neg ? 1 : 0)) >>> 0;
+    out[0] = ul & 255;
+    out[1] = (ul >>> 8) & 255;
+    out[2] = (ul >>> 16) & 255;
+    out[3] = ul >>> 24;
+    out[4] = uh & 255;
+    out[5] = (uh >>> 8) & 255;
+    out[6] = (uh >>> 16) & 255;
+    out[7] = uh >>> 24;
+  }
+  let n = 8;
+  while (n > 0 && out[n - 1] === 0) n--;
+  return n;
+}
+
 /** RFC 3339 text of a time in UTC with trailing fractional zeros trimmed (Go's RFC3339Nano). */
 export function formatTime(ns: bigint | number): string {
   const t = BigInt(ns);

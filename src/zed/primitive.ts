@@ -21,11 +21,28 @@ export function decodeUint(buf: Uint8Array, off: number, len: number): number {
   return v;
 }
 
+/** Eight bytes for reading 64-bit values as one bigint each. */
+const word = new DataView(new ArrayBuffer(8));
+
+/** The low (lo) and high (hi) 32-bit words of up to 8 little-endian bytes. */
+let lo = 0;
+let hi = 0;
+function words(buf: Uint8Array, off: number, len: number): void {
+  lo = 0;
+  hi = 0;
+  const n = len < 8 ? len : 8;
+  for (let i = n - 1; i >= 4; i--) hi = hi * 256 + buf[off + i];
+  for (let i = (n < 4 ? n : 4) - 1; i >= 0; i--) lo = lo * 256 + buf[off + i];
+}
+
 export function decodeUintBig(buf: Uint8Array, off: number, len: number): bigint {
   if (len <= 6) return BigInt(decodeUint(buf, off, len));
-  let v = 0n;
-  for (let i = len - 1; i >= 0; i--) v = (v << 8n) | BigInt(buf[off + i]);
-  return BigInt.asUintN(64, v);
+  // One bigint made from two words (a bigint operation per byte cost
+  // several times more).
+  words(buf, off, len);
+  word.setUint32(0, lo, true);
+  word.setUint32(4, hi, true);
+  return word.getBigUint64(0, true);
 }
 
 /** Signed integer as a number (rounded past 2^53). */
@@ -39,14 +56,30 @@ export function decodeInt(buf: Uint8Array, off: number, len: number): number {
   return Number(decodeIntBig(buf, off, len));
 }
 
+/**
+ * decodeInt's value as the nearest float64 or close to it (a few units in
+ * the last place off), without bigint arithmetic, for any length.
+ */
+export function decodeIntApprox(buf: Uint8Array, off: number, len: number): number {
+  let u = 0;
+  for (let i = len - 1; i >= 0; i--) u = u * 256 + buf[off + i];
+  if (len === 0 || (buf[off] & 1) === 0) return u / 2;
+  return u === 1 ? -(2 ** 63) : -(u - 1) / 2;
+}
+
 export function decodeIntBig(buf: Uint8Array, off: number, len: number): bigint {
   if (len === 1 && buf[off] === 1) return -(2n ** 63n);
   if (len <= 6) return BigInt(decodeInt(buf, off, len));
-  const u = decodeUintBig(buf, off, len);
-  if ((u & 1n) === 0n) return u >> 1n;
+  words(buf, off, len);
+  const neg = (lo & 1) === 1;
+  // The magnitude, shifted out of the sign bit in the words.
+  word.setUint32(0, ((lo >>> 1) | (hi << 31)) >>> 0, true);
+  word.setUint32(4, hi >>> 1, true);
+  const m = word.getBigUint64(0, true);
+  if (!neg) return m;
   // A magnitude of 0 with the sign set is -2^63, whose magnitude has no
   // room in 63 bits.
-  return u === 1n ? -(2n ** 63n) : -(u >> 1n);
+  return m === 0n ? -(2n ** 63n) : -m;
 }
 
 /**

@@ -1,8 +1,11 @@
+import fc from 'fast-check';
 import {
   Builder,
   compare,
   decodeInt,
+  decodeIntApprox,
   decodeIntBig,
+  decodeUintBig,
   decodeUint,
   formatDuration,
   formatFloatZSON,
@@ -193,6 +196,25 @@ describe('signed integers are encoded as the reference does', () => {
     expect(b.bytes()!.toString('hex')).toBe(hex);
     expect(decodeIntBig(b.buf, b.off, b.len)).toBe(v);
     if (v > -(2n ** 53n) && v < 2n ** 53n) expect(decodeInt(b.buf, b.off, b.len)).toBe(Number(v));
+  });
+  test('every length decodes exactly, and approximately as a float64', () => {
+    const int64 = fc.oneof(
+      fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }),
+      fc.bigInt({ min: -(2n ** 40n), max: 2n ** 40n }),
+      fc.constantFrom(-(2n ** 63n), 2n ** 63n - 1n, 2n ** 55n, -(2n ** 55n) - 1n),
+    );
+    fc.assert(
+      fc.property(int64, (v) => {
+        const b = newInt64(v);
+        expect(decodeIntBig(b.buf, b.off, b.len)).toBe(v);
+        const approx = decodeIntApprox(b.buf, b.off, b.len);
+        expect(Math.abs(approx - Number(v))).toBeLessThanOrEqual(Math.abs(Number(v)) * 2 ** -50);
+        const u = BigInt.asUintN(64, v);
+        const ub = newUint64(u);
+        expect(decodeUintBig(ub.buf, ub.off, ub.len)).toBe(u);
+      }),
+      { numRuns: 3000 },
+    );
   });
   test('order of encodings is numeric, -2^63 least', () => {
     const vals = [5n, -(2n ** 63n), -1n, 0n, -300n, 2n ** 63n - 1n, 3n].map(newInt64);

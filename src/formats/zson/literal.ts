@@ -7,7 +7,7 @@
 // net, ip and bytes in that order. The same choice here, with hand-written
 // matchers in place of the regular expression.
 
-import { parseDuration } from '../../zed/nano';
+import { encodeTime, parseDuration, TimeParts } from '../../zed/nano';
 import { parseIP, parseNet } from '../../zed/ipnet';
 import {
   TypeBool,
@@ -113,12 +113,6 @@ export function parseGoFloat(s: string, bits: 32 | 64 = 64): number | undefined 
   return undefined;
 }
 
-/** A time as whole seconds and nanoseconds since the epoch (nsec in [0, 1e9)). */
-export interface TimeParts {
-  secs: number;
-  nsec: number;
-}
-
 const daysIn = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 function isLeap(y: number): boolean {
@@ -215,51 +209,13 @@ export function timeOverflows(t: TimeParts): boolean {
   return t.secs > MAX_SECS || (t.secs === MAX_SECS && t.nsec > MAX_SECS_NSEC);
 }
 
+export type { TimeParts };
+
 const scratch = new Uint8Array(8);
 
-/**
- * Appends the int64 body of secs*1e9+nsec without bigints (the
- * product wraps at 64 bits as Go's UnixNano does).
- */
+/** Appends the int64 body of secs*1e9+nsec (wrapping at 64 bits as Go's UnixNano does). */
 export function appendTime(b: Builder, t: TimeParts): void {
-  const { secs, nsec } = t;
-  if (secs < -MAX_SECS - 1 || secs > MAX_SECS + 1) {
-    b.appendInt(BigInt.asIntN(64, BigInt(secs) * 1_000_000_000n + BigInt(nsec)));
-    return;
-  }
-  // v = secs*1e9 + nsec = vh*2^32 + vl, computed in exact pieces.
-  const sh = Math.floor(secs / 65536);
-  const sl = secs - sh * 65536;
-  const a = sh * 1e9;
-  const bl = sl * 1e9 + nsec;
-  const ah = Math.floor(a / 65536);
-  const al = a - ah * 65536;
-  const c = al * 65536 + bl;
-  const carry = Math.floor(c / 4294967296);
-  const vl = c - carry * 4294967296;
-  const vh = ah + carry;
-  // Sign in bit 0, magnitude above: negate v (two's complement) when
-  // negative, then shift in the sign.
-  let mh = vh >>> 0;
-  let ml = vl >>> 0;
-  const neg = vh < 0;
-  if (neg) {
-    ml = (~ml + 1) >>> 0;
-    mh = (~mh + (ml === 0 ? 1 : 0)) >>> 0;
-  }
-  const uh = ((mh << 1) | (ml >>> 31)) >>> 0;
-  const ul = ((ml << 1) | (neg ? 1 : 0)) >>> 0;
-  scratch[0] = ul & 255;
-  scratch[1] = (ul >>> 8) & 255;
-  scratch[2] = (ul >>> 16) & 255;
-  scratch[3] = ul >>> 24;
-  scratch[4] = uh & 255;
-  scratch[5] = (uh >>> 8) & 255;
-  scratch[6] = (uh >>> 16) & 255;
-  scratch[7] = uh >>> 24;
-  let n = 8;
-  while (n > 0 && scratch[n - 1] === 0) n--;
-  b.append(scratch, 0, n);
+  b.append(scratch, 0, encodeTime(t.secs, t.nsec, scratch));
 }
 
 /** A literal's implied type and, where parsing it was needed, its value. */

@@ -17,6 +17,7 @@ import { TypeContext } from '../../zed/context';
 import {
   decodeFloat,
   decodeInt,
+  decodeIntApprox,
   decodeIntBig,
   decodeUint,
   decodeUintBig,
@@ -39,6 +40,11 @@ import { NULL } from '../expr/expr';
 import { Scratch } from '../expr/scratch';
 import { AggColumn } from './agg';
 
+/** Whether a state kind holds signed 64-bit integers as they are encoded. */
+function signed64(kind: number): boolean {
+  return kind === Kind.Int || kind === Kind.Duration || kind === Kind.Time;
+}
+
 /** An integer: a number when |v| <= 2^53, else a bigint. */
 export type Int = number | bigint;
 
@@ -52,6 +58,12 @@ export interface MathOp {
   /** Unsigned 64-bit (wrapping) combination. */
   uint(a: Int, b: Int): Int;
   float(a: number, b: number): number;
+  /**
+   * Set for a selection of one value: 1 keeps the larger, -1 the smaller.
+   * A value then leaves the state as it is where a float64 comparison says
+   * so, without decoding it exactly.
+   */
+  keeps?: 1 | -1;
 }
 
 const Kind = {
@@ -361,6 +373,15 @@ export class MathColumn implements AggColumn {
 
   private add1(g: number, vid: number, v: Value): void {
     const op = this.op;
+    if (op.keeps !== undefined && v.len > 6 && vid === this.kind[g] && signed64(vid)) {
+      // A min or max of 64-bit values of the state's own type (times): most
+      // are no better than the state, which their float64 approximations
+      // show (each within a few units in the last place of the exact value).
+      const s = this.i[g];
+      const sf = typeof s === 'number' ? s : Number(s);
+      const d = (decodeIntApprox(v.buf, v.off, v.len) - sf) * op.keeps;
+      if (d < -(Math.abs(sf) * 2 ** -45 + 4)) return;
+    }
     switch (this.kind[g]) {
       case Kind.Int: {
         // Fast path: small signed integers.

@@ -12,6 +12,7 @@ const maxOp = {
   int: (a: Int, b: Int) => (a > b ? a : b),
   uint: (a: Int, b: Int) => (a > b ? a : b),
   float: (a: number, b: number) => (a > b ? a : b),
+  keeps: 1 as const,
 };
 
 export const max: AggDef = {

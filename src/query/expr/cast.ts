@@ -5,7 +5,7 @@
 import { TypeContext } from '../../zed/context';
 import { formatValue } from '../../formats/zson';
 import { parseGoFloat } from '../../formats/zson/literal';
-import { parseDuration } from '../../zed/nano';
+import { encodeTime, parseDuration, TimeParts } from '../../zed/nano';
 import { parseIP, parseNet } from '../../zed/ipnet';
 import {
   decodeFloat,
@@ -36,7 +36,7 @@ import { formatType } from '../../zed/typestring';
 import { toBool, toFloat, toInt, toUint } from './coerce';
 import { wrapError } from './errors';
 import { Scratch } from './scratch';
-import { parseAnyTime, parseRFC3339Bytes } from './timeparse';
+import { parseAnyTime, parseRFC3339Parts } from './timeparse';
 
 export { parseAnyTime };
 
@@ -89,14 +89,8 @@ function decimal(out: Scratch, n: number): Value {
   return out.view(TypeString, buf, 0, len + digits);
 }
 
-/** A 64-bit integer value written with one bigint operation (for times). */
-function intValue(out: Scratch, t: Type, v: bigint): Value {
-  const buf = out.reserve(8);
-  buf.writeBigUInt64LE(v >= 0n ? v << 1n : BigInt.asUintN(64, (-v << 1n) | 1n), 0);
-  let n = 8;
-  while (n > 0 && buf[n - 1] === 0) n--;
-  return out.view(t, buf, 0, n);
-}
+/** What the time cast's RFC 3339 fast path reads. */
+const rfc: TimeParts = { secs: 0, nsec: 0 };
 
 function floatToNs(f: number): bigint {
   if (!Number.isFinite(f) || Math.abs(f) >= 9223372036854775808) return -(2n ** 63n);
@@ -265,8 +259,10 @@ export function primitiveCaster(zctx: TypeContext, t: Type): Caster | null {
         if (id === ID.Time) return v;
         if (v.len < 0) return out.int(TypeTime, 0);
         if (id === ID.String) {
-          const quick = parseRFC3339Bytes(v.buf, v.off, v.len);
-          if (quick !== undefined) return intValue(out, TypeTime, quick);
+          if (parseRFC3339Parts(v.buf, v.off, v.len, rfc)) {
+            const buf = out.reserve(8);
+            return out.view(TypeTime, buf, 0, encodeTime(rfc.secs, rfc.nsec, buf));
+          }
           const s = decodeString(v.buf, v.off, v.len);
           let ts = parseAnyTime(s);
           if (ts === undefined) {

@@ -11,7 +11,7 @@
 // accompanies them. Anything else is rejected (the caster then tries the
 // string as a float of nanoseconds).
 
-import { daysFromCivil } from '../../zed/nano';
+import { daysFromCivil, TimeParts } from '../../zed/nano';
 
 const MONTHS: Record<string, number> = {
   jan: 1,
@@ -289,20 +289,26 @@ function digits(buf: Uint8Array, at: number, n: number): number {
 
 /**
  * The common RFC 3339 form (2006-01-02T15:04:05[.frac](Z|±hh:mm)) read
- * straight from UTF-8 bytes, or undefined for anything else (which then
- * takes parseAnyTime's general path; the results agree).
+ * straight from UTF-8 bytes into p (seconds since the epoch and
+ * nanoseconds); false for anything else (which then takes parseAnyTime's
+ * general path; the results agree).
  */
-export function parseRFC3339Bytes(buf: Uint8Array, off: number, len: number): bigint | undefined {
+export function parseRFC3339Parts(
+  buf: Uint8Array,
+  off: number,
+  len: number,
+  p: TimeParts,
+): boolean {
   if (len < 20 || buf[off + 4] !== 0x2d || buf[off + 7] !== 0x2d || buf[off + 10] !== 0x54)
-    return undefined;
-  if (buf[off + 13] !== 0x3a || buf[off + 16] !== 0x3a) return undefined;
+    return false;
+  if (buf[off + 13] !== 0x3a || buf[off + 16] !== 0x3a) return false;
   const year = digits(buf, off, 4);
   const month = digits(buf, off + 5, 2);
   const day = digits(buf, off + 8, 2);
   const hour = digits(buf, off + 11, 2);
   const minute = digits(buf, off + 14, 2);
   const second = digits(buf, off + 17, 2);
-  if ((year | month | day | hour | minute | second) < 0) return undefined;
+  if ((year | month | day | hour | minute | second) < 0) return false;
   let i = off + 19;
   const end = off + len;
   let nanos = 0;
@@ -311,7 +317,7 @@ export function parseRFC3339Bytes(buf: Uint8Array, off: number, len: number): bi
     for (i++; i < end && buf[i] >= 0x30 && buf[i] <= 0x39; i++, n++) {
       if (n < 9) nanos = nanos * 10 + buf[i] - 0x30;
     }
-    if (n === 0) return undefined;
+    if (n === 0) return false;
     for (; n < 9; n++) nanos *= 10;
   }
   let offset = 0;
@@ -320,16 +326,25 @@ export function parseRFC3339Bytes(buf: Uint8Array, off: number, len: number): bi
   } else if (i === end - 6 && (buf[i] === 0x2b || buf[i] === 0x2d) && buf[i + 3] === 0x3a) {
     const oh = digits(buf, i + 1, 2);
     const om = digits(buf, i + 4, 2);
-    if ((oh | om) < 0) return undefined;
+    if ((oh | om) < 0) return false;
     offset = (buf[i] === 0x2d ? -1 : 1) * (oh * 60 + om);
   } else {
-    return undefined;
+    return false;
   }
-  if (month < 1 || month > 12 || day < 1 || day > daysIn(year, month)) return undefined;
-  if (hour > 23 || minute > 59 || second > 59) return undefined;
-  const secs =
+  if (month < 1 || month > 12 || day < 1 || day > daysIn(year, month)) return false;
+  if (hour > 23 || minute > 59 || second > 59) return false;
+  p.secs =
     daysFromCivil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second - offset * 60;
-  return BigInt.asIntN(64, BigInt(secs) * 1_000_000_000n + BigInt(nanos));
+  p.nsec = nanos;
+  return true;
+}
+
+const parts: TimeParts = { secs: 0, nsec: 0 };
+
+/** parseRFC3339Parts' time in nanoseconds since the epoch, or undefined. */
+export function parseRFC3339Bytes(buf: Uint8Array, off: number, len: number): bigint | undefined {
+  if (!parseRFC3339Parts(buf, off, len, parts)) return undefined;
+  return BigInt.asIntN(64, BigInt(parts.secs) * 1_000_000_000n + BigInt(parts.nsec));
 }
 
 /** The time in ns since the epoch, or undefined when s is no time we know. */

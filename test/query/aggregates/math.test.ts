@@ -2,6 +2,7 @@
 // are also covered at the unit level in aggregates.test.ts), and count and
 // any's documented examples.
 
+import fc from 'fast-check';
 import { agg, agg1, zq } from './run';
 
 describe('documented examples', () => {
@@ -118,6 +119,36 @@ describe('min and max', () => {
     );
     expect(await agg1('max(x)', '{x:"a"} {y:1}')).toBe('null');
     expect(await agg1('max(x)', '{x:null(duration)}')).toBe('null(duration)');
+  });
+  test('of 64-bit values a nanosecond apart, as bigint comparison picks them', async () => {
+    const near = (base: bigint) =>
+      fc.array(
+        fc.bigInt({ min: -3n, max: 3n }).map((d) => base + d),
+        { minLength: 1, maxLength: 12 },
+      );
+    const MAX = 2n ** 63n - 1n;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          near(1_521_911_720_600_725_000n),
+          near(-(2n ** 62n)),
+          near(MAX - 3n),
+          near(-MAX + 2n),
+          near(2n ** 53n),
+        ),
+        fc.constantFrom('', '(=t)'),
+        async (xs, named) => {
+          const lo = xs.reduce((a, b) => (b < a ? b : a));
+          const hi = xs.reduce((a, b) => (b > a ? b : a));
+          const ints = xs.map((x) => `${x}${named}`).join(' ');
+          expect(await agg1('min(this), max(this)', ints)).toBe(`{min:${lo},max:${hi}}`);
+          // The same as times.
+          const want = await zq(`yield {min:time(${lo}),max:time(${hi})}`, '{}');
+          expect(await zq('yield time(this) | min(this), max(this)', ints)).toEqual(want);
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
   test('grouped with where, through partials', async () => {
     const input = '{k:"a",x:3} {k:"b",x:2.5} {k:"a",x:-1} {k:"b",x:7} {k:"a",x:9} {k:"c",x:"z"}';

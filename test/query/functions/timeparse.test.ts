@@ -3,7 +3,8 @@
 
 import fc from 'fast-check';
 import { parseAnyTime, parseRFC3339Bytes } from '../../../src/query/expr/timeparse';
-import { formatTime } from '../../../src/zed/nano';
+import { encodeTime, formatTime } from '../../../src/zed/nano';
+import { yieldOne } from '../helpers';
 
 const accepted: [string, string][] = [
   ['oct 7, 1970', '1970-10-07T00:00:00Z'],
@@ -364,5 +365,47 @@ describe('parseRFC3339Bytes', () => {
   test('times past 2262 wrap as the reference does and do not throw', () => {
     const b = Buffer.from('9999-12-31T23:59:59Z');
     expect(parseRFC3339Bytes(b, 0, b.length)).toBe(parseAnyTime('9999-12-31T23:59:59Z'));
+  });
+});
+
+describe('encodeTime', () => {
+  /** The zcode body of an int64 by bigint arithmetic. */
+  const zcode = (ns: bigint) => {
+    const b = Buffer.alloc(8);
+    const v = BigInt.asIntN(64, ns);
+    b.writeBigUInt64LE(BigInt.asUintN(64, v >= 0n ? v << 1n : (-v << 1n) | 1n), 0);
+    let n = 8;
+    while (n > 0 && b[n - 1] === 0) n--;
+    return b.subarray(0, n).toString('hex');
+  };
+  const encode = (secs: number, nsec: number) => {
+    const b = Buffer.alloc(8);
+    return b.subarray(0, encodeTime(secs, nsec, b)).toString('hex');
+  };
+  test('writes the bytes bigint arithmetic gives, wrapping past int64', () => {
+    const edge = 9223372036;
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.integer({ min: -(2 ** 33), max: 2 ** 33 }),
+          fc.integer({ min: -1e11, max: 1e11 }),
+          fc.constantFrom(0, -1, 65535, 65536, 2 ** 32, edge - 1, edge, edge + 1, -edge, -edge - 1),
+        ),
+        fc.oneof(fc.integer({ min: 0, max: 999_999_999 }), fc.constantFrom(0, 999_999_999)),
+        (secs, nsec) => {
+          expect(encode(secs, nsec)).toBe(zcode(BigInt(secs) * 1_000_000_000n + BigInt(nsec)));
+        },
+      ),
+      { numRuns: 5000 },
+    );
+  });
+  test('the time cast of RFC 3339 text, in and out of its range', async () => {
+    for (const t of [
+      '2018-03-24T17:15:20.600725Z',
+      '1969-12-31T23:59:59.5Z',
+      '2250-01-01T00:00:00Z',
+    ])
+      expect(await yieldOne(`time("${t}")`)).toBe(t);
+    expect(await yieldOne('time("2018-03-24T19:15:20+02:00")')).toBe('2018-03-24T17:15:20Z');
   });
 });
