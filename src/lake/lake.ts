@@ -77,6 +77,15 @@ export type {
 /** Columnar layouts read at once when the lake reads its objects' key types (poolKeyType). */
 const LAYOUTS_AT_ONCE = 16;
 
+/**
+ * An object a key range covers in part is read by columns where the
+ * range's streams hold at least this share of its rows: reading all of a
+ * few columns then costs less than decoding whole records of that share
+ * (the query's own key filter leaves out the rest), while a narrow range
+ * reads the few streams it needs by rows.
+ */
+export const partialRows = { share: 0.25 };
+
 /** What is known of a pool's keys at a commit (Lake.poolKeyType). */
 export interface PoolKeys {
   /** The one type of the keys present and not null (null: none is). */
@@ -653,6 +662,10 @@ export class Lake {
     const groups = partition(sortObjects(selected, pool.layout.order), pool.layout.order);
     const fields = [...new Set(opts.paths.map((p) => p[0]))];
     const mode = this.vectorScan;
+    const partial =
+      mode === 'off' || range === undefined
+        ? new Map<string, Int32Array>()
+        : await this.partialRows(pool, groups, range, (o) => snap.hasVector(o.id), mode === 'on');
     const layouts = (o: DataObject) => this.vngLayout(pool, o, commit);
     const scan = new VectorScan(
       {
@@ -663,15 +676,18 @@ export class Lake {
         decoder: this.decoder,
         merges: this.merges,
         layout: layouts,
-        // Objects a range covers in part are read by rows, whose seek
-        // index skips the rest (forced on too: a filter that gives errors
-        // passes them on, and those of the rows skipped would differ); an
-        // index lookup's few streams too.
+        // An object a range covers in part is read by columns only where
+        // it overlaps no other and the range's seek-index streams hold a
+        // good part of its rows (partialRows), the rest of them left out
+        // as a row scan leaves them (a filter that gives errors passes
+        // them on, so the rows tested must be the same); else by rows.
+        // An index lookup's few streams are read by rows.
         use: (o) =>
           mode !== 'off' &&
           snap.hasVector(o.id) &&
           !rows?.has(o.id.toString()) &&
-          within(o.min, o.max, range),
+          (within(o.min, o.max, range) || partial.has(o.id.toString())),
+        rowsIn: (o) => partial.get(o.id.toString()),
         rows: (objs) => {
           const columns = this.columnScan(pool, snap, commit, fields, range);
           const s = this.scanObjects(pool, objs, commit, {
@@ -689,6 +705,40 @@ export class Lake {
     );
     scan.onDone = () => this.addTotals(stats);
     return scan;
+  }
+
+  /**
+   * For each object alone in its group (overlapping no other) that has a
+   * columnar copy and that range covers in part: the ordinals of the rows
+   * of its seek-index streams the range meets (the rows a row scan reads),
+   * where they are at least partialRows.share of the object's (or any,
+   * when all is set: the vector scan forced on).
+   */
+  private async partialRows(
+    pool: PoolConfig,
+    groups: DataObject[][],
+    range: KeyRange,
+    copied: (o: DataObject) => boolean,
+    all: boolean,
+  ): Promise<Map<string, Int32Array>> {
+    const out = new Map<string, Int32Array>();
+    for (const g of groups) {
+      const o = g[0];
+      if (g.length > 1 || o.count === 0 || !copied(o) || within(o.min, o.max, range)) continue;
+      let rows = 0;
+      const spans: SeekEntry[] = [];
+      for (const e of await this.seekIndex(pool, o)) {
+        if (!overlaps(e.min, e.max, range)) continue;
+        spans.push(e);
+        rows += e.valCnt;
+      }
+      if (rows === 0 || (!all && rows < o.count * partialRows.share)) continue;
+      const sel = new Int32Array(rows);
+      let k = 0;
+      for (const e of spans) for (let i = 0; i < e.valCnt; i++) sel[k++] = e.valOff + i;
+      out.set(o.id.toString(), sel);
+    }
+    return out;
   }
 
   /**

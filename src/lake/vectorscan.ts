@@ -309,8 +309,11 @@ async function fetchAll(
 
 /** One piece of a vector scan, in pool order. */
 export type VectorPart =
-  /** An object's rows as the columns of the scan's paths. */
-  | { kind: 'columns'; n: number; cols: Column[]; shape: RecordShape }
+  /**
+   * An object's rows as the columns of the scan's paths; sel, where
+   * present, the rows of them the scan reads (a key range's streams).
+   */
+  | { kind: 'columns'; n: number; cols: Column[]; shape: RecordShape; sel?: Int32Array }
   /** Rows read by rows: records holding (at least) the paths' top-level fields. */
   | { kind: 'rows'; rows: Value[] };
 
@@ -351,6 +354,12 @@ export interface ColumnEnv {
 export interface VectorScanEnv extends ColumnEnv {
   /** Whether to read the object by columns (it has a live copy, and the mode allows). */
   use(o: DataObject): boolean;
+  /**
+   * The rows of an object read by columns that the scan reads, where a key
+   * range covers it in part (those of the seek-index streams the range
+   * meets, as a row scan reads them); undefined for all of them.
+   */
+  rowsIn?(o: DataObject): Int32Array | undefined;
   /** A row scan of some objects, with the fields given (for what columns cannot read). */
   rows(objects: DataObject[]): PoolScan;
 }
@@ -433,11 +442,12 @@ export class VectorScan {
       if (started !== undefined) {
         const r = await started;
         if (r !== null) {
+          const sel = g.length === 1 ? this.env.rowsIn?.(g[0]) : undefined;
           const st = this.env.stats;
           st.objectsRead += g.length;
           st.objectsVector += g.length;
-          st.recordsRead += r.n;
-          return { kind: 'columns', ...r };
+          st.recordsRead += sel === undefined ? r.n : sel.length;
+          return sel === undefined ? { kind: 'columns', ...r } : { kind: 'columns', ...r, sel };
         }
         // Its types need rows.
       } else if (this.skipped(g)) continue;

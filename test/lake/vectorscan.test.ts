@@ -10,6 +10,7 @@ import { parseValues, formatValue } from '../../src/formats/zson';
 import { Lake } from '../../src/lake';
 import { VectorScanMode } from '../../src/lake/lake';
 import { ColumnCache } from '../../src/lake/colcache';
+import { VectorScan } from '../../src/lake/vectorscan';
 import { asideConfig, asideCounts, asideLeased } from '../../src/query/aggregates/dcountaside';
 import { Materialize } from '../../src/query/vector/operator';
 import { chunkedFrom, VecSummarize } from '../../src/query/vector/summarize';
@@ -253,9 +254,9 @@ test('keys of other types beside numbers: a stream is bounded by its first and l
 
 test('a key-range filter that gives errors passes on the same errors by rows and by columns', async () => {
   // Comparing nets with < is an error, which a filter passes on: the rows
-  // a key range skips by the seek index give none. Forced on, an object
-  // the range covers in part is read by rows too, so that the errors are
-  // those of the same rows.
+  // a key range skips by the seek index give none. An object the range
+  // covers in part is read by columns only for the rows of the streams a
+  // row scan reads, so that the errors are those of the same rows.
   const recs = Array.from({ length: 3000 }, (_, k) => `{k:${k},n:10.0.0.0/8}`).join('\n');
   const outs: string[][] = [];
   for (const mode of ['on', 'off', 'auto'] as const) {
@@ -272,6 +273,56 @@ test('a key-range filter that gives errors passes on the same errors by rows and
   expect(outs[1][2]).toBe('3000(uint64)');
   expect(outs[0]).toEqual(outs[1]);
   expect(outs[2]).toEqual(outs[1]);
+});
+
+test("an object a key range covers in part is read by columns, its rows those of the range's streams, where they are many", async () => {
+  // n is a net in every third record: comparing it with < is an error,
+  // which the filter passes on, so the answer shows which rows were
+  // tested: those of the seek-index streams the range meets.
+  const recs = Array.from(
+    { length: 3000 },
+    (_, k) => `{k:${k},n:${k % 3 === 0 ? '10.0.0.0/8' : k % 7},s:"${'x'.repeat(k % 5)}"}`,
+  ).join('\n');
+  const net = 'n < 10.0.0.0/16';
+  const queries = [
+    'k>=500 and k<2600 | count()',
+    `${net} and k>=500 and k<2600 | count() by s | sort s`,
+    `${net} and k>=500 and k<2600 | yield k | tail 2`,
+    'k<1000 | dcount(n), sum(k) by s | sort s',
+    'k>2990 | count() by s | sort s',
+    `${net} and k==2 | count()`,
+  ];
+  const reads = jest.spyOn(VectorScan.prototype, 'read');
+  try {
+    const outs: Record<string, string[]> = {};
+    const partial: Record<string, boolean[]> = {};
+    for (const mode of ['off', 'on', 'auto'] as const) {
+      const lake = await lakeWith(mode);
+      await lake.createPool('p', { layout: { keys: [['k']] }, seekStride: 2000 });
+      await lake.load('p', 'main', arrayReader(parseValues(new TypeContext(), recs)));
+      outs[mode] = [];
+      partial[mode] = [];
+      for (const q of queries) {
+        reads.mockClear();
+        outs[mode].push(`${q}: ${(await run(lake, `from p | ${q}`)).out.join(' ')}`);
+        const parts = await Promise.all(reads.mock.results.map((r) => r.value));
+        partial[mode].push(parts.some((x) => x?.kind === 'columns' && x.sel !== undefined));
+      }
+    }
+    // Errors from the rows of the streams read (more than the range's), and only those.
+    const errors = /s:error\("missing"\),count:(\d+)/.exec(outs.off[1]);
+    expect(Number(errors?.[1])).toBeGreaterThan(2100 / 3);
+    expect(Number(errors?.[1])).toBeLessThan(1000);
+    expect(outs.on).toEqual(outs.off);
+    expect(outs.auto).toEqual(outs.off);
+    // Forced on, every range by columns; auto, where the range's streams
+    // hold a quarter of the object's rows or more.
+    expect(partial.on).toEqual([true, true, true, true, true, true]);
+    expect(partial.auto).toEqual([true, true, true, true, false, false]);
+    expect(partial.off).toEqual([false, false, false, false, false, false]);
+  } finally {
+    reads.mockRestore();
+  }
 });
 
 test('a summarize by a later key that is the pool key keeps each group whole', async () => {

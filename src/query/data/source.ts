@@ -147,8 +147,11 @@ export interface VectorScanRequest {
 
 /** One piece of a scan by columns, in pool order. */
 export type VectorPart =
-  /** n rows as the columns of the request's paths, and how to rebuild them as records. */
-  | { kind: 'columns'; n: number; cols: Column[]; shape: RecordShape }
+  /**
+   * n rows as the columns of the request's paths, and how to rebuild them
+   * as records; sel, where present, the rows of them read (ascending).
+   */
+  | { kind: 'columns'; n: number; cols: Column[]; shape: RecordShape; sel?: Int32Array }
   /** Rows the source read as values: records holding at least the shape's fields. */
   | { kind: 'rows'; rows: Value[] };
 

@@ -49,8 +49,13 @@ export class RowScratch {
 }
 
 /** A batch of the columns a source read. */
-export function columnsBatch(n: number, cols: Column[], shape: VecBatch['shape']): VecBatch {
-  return { n, cols, sel: null, rows: null, shape };
+export function columnsBatch(
+  n: number,
+  cols: Column[],
+  shape: VecBatch['shape'],
+  sel: Int32Array | null = null,
+): VecBatch {
+  return { n, cols, sel, rows: null, shape };
 }
 
 /** Evaluators of a scan's paths (the engine's field access). */

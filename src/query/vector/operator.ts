@@ -75,9 +75,9 @@ export class VecSourceScan implements VecOperator {
       }
       const b =
         part.kind === 'columns'
-          ? columnsBatch(part.n, part.cols, part.shape)
+          ? columnsBatch(part.n, part.cols, part.shape, part.sel ?? null)
           : rowsBatch(part.rows, this.paths);
-      if (b.n === 0) continue;
+      if (b.n === 0 || b.sel?.length === 0) continue;
       countRead(this.ctx, b, this.matched);
       return b;
     }
