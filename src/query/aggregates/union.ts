@@ -11,14 +11,17 @@ import { Builder } from '../../zed/zcode';
 import { normalizeChildren } from '../expr/containers';
 import { NULL } from '../expr/expr';
 import { AggDef, AggFunction } from './agg';
+import { ByteSet } from './byteset';
 import { appendElement, elementType, forEachElement, valueLimit, uniqueTypes } from './values';
 
 const builder = new Builder();
 const out = new Value(NULL.type, EMPTY, 0, -1);
 
 class Union implements AggFunction {
-  /** The distinct bodies of each type (as latin1 strings). */
-  private types = new Map<Type, Set<string>>();
+  /** The distinct bodies of each type, types in order of arrival. */
+  private types = new Map<Type, ByteSet>();
+  private lastType: Type | null = null;
+  private lastSet: ByteSet | null = null;
   private size = 0;
 
   consume(v: Value): void {
@@ -26,27 +29,32 @@ class Union implements AggFunction {
   }
 
   private add(t: Type, buf: Buffer, off: number, len: number): void {
-    let set = this.types.get(t);
-    if (set === undefined) {
-      set = new Set();
-      this.types.set(t, set);
+    let set = this.lastSet;
+    if (t !== this.lastType || set === null) {
+      set = this.types.get(t) ?? null;
+      if (set === null) {
+        set = new ByteSet();
+        this.types.set(t, set);
+      }
+      this.lastType = t;
+      this.lastSet = set;
     }
-    const key = buf.toString('latin1', off, off + len);
-    if (set.has(key)) return;
-    set.add(key);
+    if (!set.add(buf, off, len)) return;
     this.size += len;
     while (this.size > valueLimit.bytes) this.deleteOne();
   }
 
-  /** Drops the oldest value (the reference drops an arbitrary one). */
+  /** Drops the oldest value of the first type (the reference drops an arbitrary one). */
   private deleteOne(): void {
     for (const [t, set] of this.types) {
-      for (const key of set) {
-        this.size -= key.length;
-        set.delete(key);
-        if (set.size === 0) this.types.delete(t);
-        return;
+      const len = set.deleteOldest();
+      if (len < 0) continue;
+      this.size -= len;
+      if (set.size === 0) {
+        this.types.delete(t);
+        if (this.lastType === t) this.lastSet = null;
       }
+      return;
     }
   }
 
@@ -72,12 +80,8 @@ class Union implements AggFunction {
     const { type, union } = elementType(zctx, uniq, partial);
     const b = builder;
     b.reset();
-    for (const [t, set] of this.types) {
-      for (const key of set) {
-        const body = Buffer.from(key, 'latin1');
-        appendElement(b, union, t, body, 0, body.length);
-      }
-    }
+    for (const [t, set] of this.types)
+      set.forEach((buf, off, len) => appendElement(b, union, t, buf, off, len));
     normalizeChildren(b, 0, 1);
     return out.set(zctx.lookupTypeSet(type), b.buf, 0, b.len);
   }

@@ -1,7 +1,9 @@
 // collect, union and map: the aggregates that build containers.
 
+import fc from 'fast-check';
 import { formatValue, parseValues } from '../../../src/formats/zson';
 import { lookupAggregate, newFunction } from '../../../src/query/aggregates';
+import { ByteSet } from '../../../src/query/aggregates/byteset';
 import { valueLimit } from '../../../src/query/aggregates/values';
 import { TypeContext } from '../../../src/zed/context';
 import { agg, agg1, zq } from './run';
@@ -172,6 +174,53 @@ describe('union', () => {
     const f = newFunction(lookupAggregate('union')!);
     expect(() => f.consumePartial(parseValues(zctx, '[1]')[0])).toThrow(
       'union: partial not a set type',
+    );
+  });
+  test('past the size limit the oldest values of the first type are dropped', async () => {
+    const limit = valueLimit.bytes;
+    valueLimit.bytes = 6;
+    try {
+      // 1..9 (1 byte each), "ab" and "cd" after: the ints go first, oldest first.
+      expect(await zq('union(this)', '1 2 "ab" 3 1 4 5 "cd" 6')).toEqual(['|[5,6,"ab","cd"]|']);
+      // A value dropped and seen again is new again: 2 goes, not 1.
+      expect(await zq('union(this)', '1 2 3 4 5 6 7 1')).toEqual(['|[1,3,4,5,6,7]|']);
+    } finally {
+      valueLimit.bytes = limit;
+    }
+  });
+});
+
+describe('ByteSet', () => {
+  test('adds, finds and drops as an insertion-ordered set of strings does', () => {
+    const op = fc.oneof(
+      { weight: 5, arbitrary: fc.stringMatching(/^[ab]{0,40}$/).map((s) => ({ add: s })) },
+      { weight: 1, arbitrary: fc.constant({ add: null }) },
+    );
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 300 }), (ops) => {
+        const set = new ByteSet();
+        const model = new Map<string, true>();
+        for (const o of ops) {
+          if (o.add === null) {
+            const oldest = model.keys().next();
+            const len = set.deleteOldest();
+            if (oldest.done) expect(len).toBe(-1);
+            else {
+              expect(len).toBe(oldest.value.length);
+              model.delete(oldest.value);
+            }
+            continue;
+          }
+          const b = Buffer.from(`..${o.add}`);
+          expect(set.add(b, 2, b.length - 2)).toBe(!model.has(o.add));
+          model.set(o.add, true);
+        }
+        const got: string[] = [];
+        set.forEach((buf, off, len) => got.push(buf.toString('latin1', off, off + len)));
+        expect(got).toEqual([...model.keys()]);
+        expect(set.size).toBe(model.size);
+      }),
+      { numRuns: 300 },
     );
   });
 });
