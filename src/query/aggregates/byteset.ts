@@ -5,6 +5,7 @@
 // every value it was asked about.
 
 import { hashBytes } from '../../zed/hash';
+import { growInt32, growUint8 } from './grow';
 
 export class ByteSet {
   private data = Buffer.allocUnsafe(256);
@@ -82,19 +83,10 @@ export class ByteSet {
   }
 
   private grow(): void {
-    const n = this.offs.length * 2;
-    const offs = new Int32Array(n);
-    offs.set(this.offs);
-    this.offs = offs;
-    const lens = new Int32Array(n);
-    lens.set(this.lens);
-    this.lens = lens;
-    const hashes = new Int32Array(n);
-    hashes.set(this.hashes);
-    this.hashes = hashes;
-    const live = new Uint8Array(n);
-    live.set(this.live);
-    this.live = live;
+    this.offs = growInt32(this.offs);
+    this.lens = growInt32(this.lens);
+    this.hashes = growInt32(this.hashes);
+    this.live = growUint8(this.live);
   }
 
   /** Twice the slots, each entry placed again (an entry added again after a deletion replaces the old one's slot). */

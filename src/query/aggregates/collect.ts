@@ -11,6 +11,7 @@ import { EMPTY, Value } from '../../zed/value';
 import { Builder } from '../../zed/zcode';
 import { NULL } from '../expr/expr';
 import { AggDef, AggFunction } from './agg';
+import { growInt32 } from './grow';
 import { appendElement, elementType, forEachElement, valueLimit, uniqueTypes } from './values';
 
 const builder = new Builder();
@@ -89,15 +90,9 @@ class Collect implements AggFunction {
 
   /** Doubles the room for values' types, offsets and lengths. */
   private growIndex(): void {
-    const tix = new Int32Array(this.tix.length * 2);
-    tix.set(this.tix);
-    this.tix = tix;
-    const offs = new Int32Array(this.offs.length * 2);
-    offs.set(this.offs);
-    this.offs = offs;
-    const lens = new Int32Array(this.lens.length * 2);
-    lens.set(this.lens);
-    this.lens = lens;
+    this.tix = growInt32(this.tix);
+    this.offs = growInt32(this.offs);
+    this.lens = growInt32(this.lens);
   }
 
   consumePartial(v: Value): void {

@@ -39,6 +39,7 @@ import { Value } from '../../zed/value';
 import { NULL } from '../expr/expr';
 import { Scratch } from '../expr/scratch';
 import { AggColumn } from './agg';
+import { growFloat64, growInt8, growUint8 } from './grow';
 
 /** Whether a state kind holds signed 64-bit integers as they are encoded. */
 function signed64(kind: number): boolean {
@@ -276,16 +277,9 @@ export class MathColumn implements AggColumn {
   add(): void {
     const g = this.size++;
     if (g === this.kind.length) {
-      const n = g * 2;
-      const kind = new Int8Array(n);
-      kind.set(this.kind);
-      this.kind = kind;
-      const hv = new Uint8Array(n);
-      hv.set(this.hasVal);
-      this.hasVal = hv;
-      const f = new Float64Array(n);
-      f.set(this.f);
-      this.f = f;
+      this.kind = growInt8(this.kind);
+      this.hasVal = growUint8(this.hasVal);
+      this.f = growFloat64(this.f);
     }
     this.kind[g] = Kind.None;
     this.hasVal[g] = 0;
