@@ -39,6 +39,7 @@ import {
   TypeUnion,
   ID,
 } from '../../zed/types';
+import type { TimeParts } from '../../zed/nano';
 import { Builder, putUvarint, readUvarint, uv } from '../../zed/zcode';
 import { goQuote, goTypeName, latin1, copyRange } from './gotext';
 import {
@@ -50,7 +51,6 @@ import {
   parseGoUint,
   parseRFC3339,
   timeOverflows,
-  TimeParts,
 } from './literal';
 import {
   ArrayNode,

@@ -209,8 +209,6 @@ export function timeOverflows(t: TimeParts): boolean {
   return t.secs > MAX_SECS || (t.secs === MAX_SECS && t.nsec > MAX_SECS_NSEC);
 }
 
-export type { TimeParts };
-
 const scratch = new Uint8Array(8);
 
 /** Appends the int64 body of secs*1e9+nsec (wrapping at 64 bits as Go's UnixNano does). */

@@ -339,14 +339,6 @@ export function parseRFC3339Parts(
   return true;
 }
 
-const parts: TimeParts = { secs: 0, nsec: 0 };
-
-/** parseRFC3339Parts' time in nanoseconds since the epoch, or undefined. */
-export function parseRFC3339Bytes(buf: Uint8Array, off: number, len: number): bigint | undefined {
-  if (!parseRFC3339Parts(buf, off, len, parts)) return undefined;
-  return BigInt.asIntN(64, BigInt(parts.secs) * 1_000_000_000n + BigInt(parts.nsec));
-}
-
 /** The time in ns since the epoch, or undefined when s is no time we know. */
 export function parseAnyTime(s: string): bigint | undefined {
   if (s.length === 0 || s.length > 200 || /^\s/.test(s)) return undefined;
