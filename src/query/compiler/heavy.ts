@@ -154,16 +154,18 @@ function over(b: Builder, o: dag.Over, parent: Operator): Operator {
   const body = o.body;
   if (body === null) return new Over(b.env.ctx, parent, { exprs });
   const locals = o.defs.map((d) => ({ slot: d.slot, expr: b.expr(d.expr) }));
-  let make: (source: Operator) => Operator;
+  const frame = b.frame;
   if (stepsSupport(body)) {
-    make = stepsQuery(b, body);
-  } else {
-    // Operators hold state, so each input value gets the body built anew.
-    // Build it once now so its compile errors come before the query runs.
-    b.seq(body, [new ArraySource([])]);
-    make = (source) => single(b, b.seq(body, [source]));
+    return new Over(b.env.ctx, parent, {
+      exprs,
+      scope: { frame, locals, steps: stepsQuery(b, body) },
+    });
   }
-  return new Over(b.env.ctx, parent, { exprs, scope: { frame: b.frame, locals, body: make } });
+  // Operators hold state, so each input value gets the body built anew.
+  // Build it once now so its compile errors come before the query runs.
+  b.seq(body, [new ArraySource([])]);
+  const make = (source: Operator) => single(b, b.seq(body, [source]));
+  return new Over(b.env.ctx, parent, { exprs, scope: { frame, locals, body: make } });
 }
 
 export function buildHeavy(b: Builder): Heavy {

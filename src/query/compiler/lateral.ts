@@ -16,7 +16,6 @@ import { appendTagged, RecordBuilder } from '../expr/recordbuilder';
 import { Traversal } from '../expr/traverse';
 import { Frame } from '../expr/vars';
 import { ValueArena } from '../runtime/arena';
-import { Operator } from '../runtime/operator';
 import { Cutter } from '../runtime/ops/cut';
 import { Dropper } from '../runtime/ops/drop';
 import { FilterFn } from '../runtime/ops/filter';
@@ -296,30 +295,14 @@ export function stepsSupport(seq: dag.Seq): boolean {
 
 /**
  * A lateral query (the body of `over ... => (...)`) compiled once into
- * steps: each instance reads all the values of its source, runs the steps
- * and emits the result. Building operators anew for each input value would
- * cost far more than running the steps.
+ * steps: a function from the traversed values of one input value to the
+ * body's results, which the over operator calls for each input value in
+ * turn, filling its batches. Building operators anew for each input value
+ * (and pulling a batch of a few values from each) would cost far more than
+ * running the steps.
  */
-export function stepsQuery(b: Builder, seq: dag.Seq): (source: Operator) => Operator {
+export function stepsQuery(b: Builder, seq: dag.Seq): (vals: Value[]) => Value[] {
   const steps = seq.map((o) => step(b, o));
   const arena = new ValueArena();
-  return (source) => {
-    let done = false;
-    return {
-      async pull() {
-        if (done) return null;
-        done = true;
-        const vals: Value[] = [];
-        for (let batch = await source.pull(); batch; batch = await source.pull()) {
-          for (const v of batch) vals.push(v);
-        }
-        const out = run(steps, vals, arena);
-        return out.length > 0 ? out : null;
-      },
-      async close() {
-        done = true;
-        await source.close();
-      },
-    };
-  };
+  return (vals) => run(steps, vals, arena);
 }

@@ -10,6 +10,9 @@ import { QueryContext } from '../../../src/query/runtime/context';
 import { Type } from '../../../src/zed/types';
 import { ValueArena } from '../../../src/query/runtime/arena';
 import { field, head, lines, lit, newCtx, run, src } from './helpers';
+import { compileQuery } from '../../../src/query';
+import { formatValue, parseValues } from '../../../src/formats/zson';
+import { arrayReader } from '../../../src/query/runtime/ops/scan';
 
 /** `yield {name:expr, ...}` as a test stand-in. */
 function yieldRecord(ctx: QueryContext, parent: Operator, fields: [string, Expr][]): Operator {
@@ -276,5 +279,32 @@ describe('over with a lateral body', () => {
     await op.close();
     expect(bodyClosed).toBe(1);
     expect(source.closed).toBe(true);
+  });
+});
+
+describe('a lateral body of steps', () => {
+  test('runs per input value, its results gathered into whole batches in order', async () => {
+    const input = Array.from({ length: 3000 }, (_, i) => `{q:${i},a:["x${i}","y${i}"]}`);
+    const queries = {
+      steps: 'over a with q=q => (yield {q, v:this})',
+      // sort is run as a step too; the same answer in the same order.
+      sorted: 'over a with q=q => (sort -r this | yield {q, v:this} | sort v)',
+    };
+    for (const [name, query] of Object.entries(queries)) {
+      const ctx = new QueryContext();
+      const inputs = [arrayReader(parseValues(ctx.zctx, input.join('\n')), 1500)];
+      const q = await compileQuery(query, { ctx, inputs });
+      const sizes: number[] = [];
+      const out: string[] = [];
+      for (let b = await q.pull(); b; b = await q.pull()) {
+        sizes.push(b.length);
+        for (const v of b) out.push(formatValue(v));
+      }
+      const want = input.flatMap((_, i) => [`{q:${i},v:"x${i}"}`, `{q:${i},v:"y${i}"}`]);
+      expect({ name, out }).toEqual({ name, out: want });
+      // Batches of up to 1024 values, not one per input value.
+      expect(Math.max(...sizes)).toBeLessThanOrEqual(1024);
+      expect(sizes.length).toBeLessThan(12);
+    }
   });
 });

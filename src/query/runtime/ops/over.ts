@@ -8,10 +8,12 @@
 // errors yield themselves).
 //
 // Without a lateral body the traversed values are the output. With one,
-// the body (a subquery the compiler builds afresh for each input value)
-// runs over the traversed values of each input value in turn, to
+// the body runs over the traversed values of each input value in turn, to
 // completion, and its results are the output; input values that traverse
-// to nothing do not run it. The `with` locals are evaluated on the input
+// to nothing do not run it. A body of the operators lateral.ts runs as
+// steps is a function called for each input value, its results gathered
+// into batches; any other is a subquery the compiler builds afresh for
+// each input value. The `with` locals are evaluated on the input
 // value, in order (each sees the ones before), and stored in the scope's
 // frame for the body's variable references.
 
@@ -23,14 +25,21 @@ import { ValueArena } from '../arena';
 import { QueryContext } from '../context';
 import { ArraySource, BATCH_SIZE, Operator, ValueCursor } from '../operator';
 
-export interface OverScope {
+export type OverScope = {
   /** Where the body's variables are read from. */
   frame: Frame;
   /** `with name=expr`: the frame slot of each local and its expression. */
   locals: { slot: number; expr: Expr }[];
-  /** A new instance of the lateral subquery, reading the traversed values from source. */
-  body: (source: Operator) => Operator;
-}
+} & (
+  | {
+      /** A new instance of the lateral subquery, reading the traversed values from source. */
+      body: (source: Operator) => Operator;
+    }
+  | {
+      /** The lateral subquery as steps: its results for the traversed values of one input value. */
+      steps: (vals: Value[]) => Value[];
+    }
+);
 
 export interface OverOptions {
   exprs: Expr[];
@@ -57,7 +66,11 @@ export class Over implements Operator {
   async pull(): Promise<Value[] | null> {
     if (this.closed) return null;
     try {
-      return this.opts.scope ? await this.pullLateral(this.opts.scope) : await this.pullPlain();
+      const scope = this.opts.scope;
+      if (scope === undefined) return await this.pullPlain();
+      return 'steps' in scope
+        ? await this.pullSteps(scope, scope.steps)
+        : await this.pullLateral(scope, scope.body);
     } catch (e) {
       await this.close();
       throw e;
@@ -83,7 +96,39 @@ export class Over implements Operator {
     return out.length > 0 ? out : null;
   }
 
-  private async pullLateral(scope: OverScope): Promise<Value[] | null> {
+  /**
+   * A lateral body of steps, run for each input value in turn, its results
+   * gathered into batches as pullPlain gathers traversed values.
+   */
+  private async pullSteps(
+    scope: OverScope,
+    steps: (vals: Value[]) => Value[],
+  ): Promise<Value[] | null> {
+    const out: Value[] = [];
+    while (out.length < BATCH_SIZE) {
+      if (out.length > 0 && this.input.drained) break;
+      const self = await this.nextInput();
+      if (self === null) break;
+      const vals = this.traversed(scope, self);
+      if (vals.length === 0) continue;
+      for (const v of steps(vals)) out.push(v);
+    }
+    return out.length > 0 ? out : null;
+  }
+
+  /** The locals of self set in the scope's frame, and the values self traverses to. */
+  private traversed(scope: OverScope, self: Value): Value[] {
+    for (const { slot, expr } of scope.locals) scope.frame.vals[slot] = expr.eval(self).copy();
+    const vals: Value[] = [];
+    this.traverse(self, vals);
+    this.arena.seal();
+    return vals;
+  }
+
+  private async pullLateral(
+    scope: OverScope,
+    body: (source: Operator) => Operator,
+  ): Promise<Value[] | null> {
     for (;;) {
       if (this.sub) {
         const b = await this.sub.pull();
@@ -94,12 +139,9 @@ export class Over implements Operator {
       }
       const self = await this.nextInput();
       if (self === null) return null;
-      for (const { slot, expr } of scope.locals) scope.frame.vals[slot] = expr.eval(self).copy();
-      const vals: Value[] = [];
-      this.traverse(self, vals);
-      this.arena.seal();
+      const vals = this.traversed(scope, self);
       if (vals.length === 0) continue;
-      this.sub = scope.body(new ArraySource(vals));
+      this.sub = body(new ArraySource(vals));
     }
   }
 
