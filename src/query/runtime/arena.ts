@@ -9,10 +9,19 @@ import { Builder } from '../../zed/zcode';
 import { Type } from '../../zed/types';
 import { EMPTY, Value } from '../../zed/value';
 
+/** Seals of at most this many bytes are copied into a shared slab (ValueArena.seal). */
+const SMALL_SEAL = 4096;
+const SLAB = 256 * 1024;
+
 export class ValueArena {
   readonly b = new Builder(64 * 1024);
+  /** The values built since the last seal: pending[0, npending). */
   private pending: Value[] = [];
+  private npending = 0;
   private starts: number[] = [];
+  /** Where small seals go, end to end (one buffer for many, not one each). */
+  private slab: Buffer | null = null;
+  private slabPos = 0;
 
   /**
    * Starts a value: write its body with the builder's append methods (as a
@@ -37,7 +46,7 @@ export class ValueArena {
     // The tag in the reserved bytes (a longer tag does not fit: the writer then writes it).
     if (this.starts.length === 0 && len < 0x7f) this.b.buf[start - 1] = len + 1;
     const v = new Value(type, EMPTY, start, len);
-    this.pending.push(v);
+    this.pending[this.npending++] = v;
     return v;
   }
 
@@ -55,14 +64,38 @@ export class ValueArena {
   }
 
   /**
-   * Moves the built bytes into their own buffer and points every value
-   * built since the last seal at it. Call before handing values downstream.
+   * Moves the built bytes into a buffer of their own (a small seal, into a
+   * slab shared with the seals before it: an over with a lateral body
+   * seals once per input value) and points every value built since the
+   * last seal at it. Call before handing values downstream.
    */
   seal(): void {
-    if (this.pending.length === 0) return;
-    const buf = Buffer.from(this.b.buf.subarray(0, this.b.len));
-    for (const v of this.pending) v.buf = buf;
-    this.pending.length = 0;
+    const n = this.npending;
+    if (n === 0) return;
+    const len = this.b.len;
+    const pending = this.pending;
+    if (len <= SMALL_SEAL) {
+      if (this.slab === null || this.slabPos + len > SLAB) {
+        this.slab = Buffer.allocUnsafe(SLAB);
+        this.slabPos = 0;
+      }
+      const at = this.slabPos;
+      this.b.buf.copy(this.slab, at, 0, len);
+      this.slabPos = at + len;
+      for (let i = 0; i < n; i++) {
+        const v = pending[i];
+        v.buf = this.slab;
+        v.off += at;
+      }
+    } else {
+      const buf = Buffer.from(this.b.buf.subarray(0, len));
+      for (let i = 0; i < n; i++) pending[i].buf = buf;
+    }
+    // The array is kept for the next values; a long one is let go, so that
+    // it does not hold a large batch's values (and their buffer).
+    if (n > 1024) pending.length = 0;
+    this.npending = 0;
     this.b.reset();
   }
+
 }

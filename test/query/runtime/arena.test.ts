@@ -42,3 +42,29 @@ test('arena values are laid out as ZNG values and write as the same bytes as cop
     [...src, long, src[0]].map(formatValue),
   );
 });
+
+test('small seals share a slab, each keeping its values; a large seal has a buffer of its own', () => {
+  const arena = new ValueArena();
+  const kept: [Value, string][] = [];
+  // Seals of one to three strings, as an over with a lateral body makes
+  // them, past one slab's worth (256 KiB) of bytes.
+  for (let i = 0; i < 4000; i++) {
+    const texts = Array.from({ length: 1 + (i % 3) }, (_, j) => `${'v'.repeat(i % 90)}${i}.${j}`);
+    const vals = texts.map((t) => arena.copy(Value.fromBytes(TypeString, Buffer.from(t))));
+    arena.seal();
+    vals.forEach((v, j) => kept.push([v, texts[j]]));
+  }
+  for (const [v, t] of kept) expect(v.buf.toString('latin1', v.off, v.off + v.len)).toBe(t);
+  const slabs = new Set(kept.map(([v]) => v.buf));
+  expect(slabs.size).toBeGreaterThan(1);
+  expect(slabs.size).toBeLessThan(10);
+  // Values of one seal lie end to end in their slab: a spare byte and the tag before each.
+  const [a, b] = [kept[kept.length - 2][0], kept[kept.length - 1][0]];
+  if (a.buf === b.buf) expect(b.off).toBe(a.off + a.len + 2);
+  // A large seal copies its bytes into a buffer of their own.
+  const big = arena.copy(Value.fromBytes(TypeString, Buffer.from('w'.repeat(5000))));
+  arena.seal();
+  expect(slabs.has(big.buf)).toBe(false);
+  expect(big.buf.length).toBe(big.len + 2);
+  expect(formatValue(big)).toBe(`"${'w'.repeat(5000)}"`);
+});
