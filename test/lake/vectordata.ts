@@ -84,6 +84,12 @@ export const QUERIES = [
   'head 2',
   'sort this | head 1',
   'grep(/host1/) | count()',
+  // A rename reads its source and destination fields (whether they are
+  // there decides what it does), the rest only what follows reads.
+  'rename q:=query | count() by q | sort q',
+  'rename ts:=rtt | count() by typeof(query) | sort this',
+  'rename e:=extra | cut e, extra | sort e | head 5',
+  'rename id.src:=id.orig_h | count() by id.src | sort this',
 ];
 
 /** Loads records into pool dns of each lake in one commit, cut into objects at threshold bytes. */

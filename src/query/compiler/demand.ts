@@ -112,6 +112,14 @@ export function fieldDemand(
       case 'Tail':
       case 'Pass':
         break;
+      case 'Rename':
+        // What a rename does to a record depends on whether its source and
+        // destination fields are there: both are read.
+        for (const a of op.args) {
+          out.add(a.src[0]);
+          out.add(a.dst[0]);
+        }
+        break;
       case 'Sort':
       case 'Top':
         // Without keys they pick one by looking at the values.
