@@ -2,6 +2,8 @@
 // writes and reads them: RFC 3339 with nanoseconds for time, and Zed's
 // unit-suffixed durations ("1h2m3.5s", "2d", "1y").
 
+import { zcodeInt64Words, zcodeWords } from './primitive';
+
 const NS_PER_SEC = 1_000_000_000n;
 const NS_PER_DAY = 86_400n * NS_PER_SEC;
 
@@ -35,17 +37,9 @@ export function encodeTime(secs: number, nsec: number, out: Uint8Array): number 
     const carry = Math.floor(c / 4294967296);
     const vl = c - carry * 4294967296;
     const vh = ah + carry;
-    // Sign in bit 0, magnitude above: negate v (two's complement) when
-    // negative, then shift in the sign.
-    let mh = vh >>> 0;
-    let ml = vl >>> 0;
-    const neg = vh < 0;
-    if (neg) {
-      ml = (~ml + 1) >>> 0;
-      mh = (~mh + (ml === 0 ? 1 : 0)) >>> 0;
-    }
-    const uh = ((mh << 1) | (ml >>> 31)) >>> 0;
-    const ul = ((ml << 1) | (neg ? 1 : 0)) >>> 0;
+    zcodeInt64Words(vl, vh);
+    const ul = zcodeWords.lo;
+    const uh = zcodeWords.hi;
     out[0] = ul & 255;
     out[1] = (ul >>> 8) & 255;
     out[2] = (ul >>> 16) & 255;

@@ -303,3 +303,25 @@ export function compareUintBytes(
   }
   return 0;
 }
+
+/** The words zcodeInt64Words sets: the zcode body's low and high 32 bits. */
+export const zcodeWords = { lo: 0, hi: 0 };
+
+/**
+ * The zcode int body of the int64 whose two's-complement words are (lo,
+ * hi), as two words (zcodeWords): the magnitude shifted left with the sign
+ * in bit 0, as the reference encodes (-2^63 becomes 1).
+ */
+export function zcodeInt64Words(lo: number, hi: number): void {
+  let ml = lo >>> 0;
+  let mh = hi >>> 0;
+  const neg = (hi | 0) < 0;
+  if (neg) {
+    // Two's-complement negation gives the magnitude (-2^63 stays 2^63,
+    // whose shifted form wraps to 0 and becomes 1 with the sign).
+    ml = (~ml + 1) >>> 0;
+    mh = (~mh + (ml === 0 ? 1 : 0)) >>> 0;
+  }
+  zcodeWords.lo = ((ml << 1) | (neg ? 1 : 0)) >>> 0;
+  zcodeWords.hi = ((mh << 1) | (ml >>> 31)) >>> 0;
+}

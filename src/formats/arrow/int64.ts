@@ -4,6 +4,7 @@
 // Results of the word operations land in `w` (lo as a signed or unsigned
 // 32-bit word, hi as a signed 32-bit word) to avoid allocating a pair.
 
+import { zcodeInt64Words, zcodeWords } from '../../zed/primitive';
 import { Builder } from '../../zed/zcode';
 
 export const w = { lo: 0, hi: 0 };
@@ -13,18 +14,8 @@ export const w = { lo: 0, hi: 0 };
  * magnitude shifted left with the sign in bit 0, as the reference encodes.
  */
 export function appendInt64Words(b: Builder, lo: number, hi: number): void {
-  let ml = lo >>> 0;
-  let mh = hi >>> 0;
-  const neg = hi < 0;
-  if (neg) {
-    // Two's-complement negation gives the magnitude (-2^63 stays 2^63,
-    // whose shifted form wraps to 0 and becomes 1 with the sign).
-    ml = (~ml + 1) >>> 0;
-    mh = (~mh + (ml === 0 ? 1 : 0)) >>> 0;
-  }
-  const zlo = ((ml << 1) | (neg ? 1 : 0)) >>> 0;
-  const zhi = ((mh << 1) | (ml >>> 31)) >>> 0;
-  appendUint64Words(b, zlo, zhi);
+  zcodeInt64Words(lo, hi);
+  appendUint64Words(b, zcodeWords.lo, zcodeWords.hi);
 }
 
 /** Appends a zcode uint body (with its tag) for the uint64 (lo, hi). */
