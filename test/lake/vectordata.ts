@@ -90,6 +90,14 @@ export const QUERIES = [
   'rename ts:=rtt | count() by typeof(query) | sort this',
   'rename e:=extra | cut e, extra | sort e | head 5',
   'rename id.src:=id.orig_h | count() by id.src | sort this',
+  // A put reads its expressions' fields and its destinations' top-level
+  // fields; what follows, the fields it reads.
+  'put x:=rtt*2 | cut x, query | sort x, query | head 5',
+  'put query:=qtype_name | count() by query | sort query',
+  'put id.src:=id.orig_h | count() by id.src | sort this',
+  'put qtype_name.x:=1 | count() by typeof(qtype_name) | sort this',
+  'put e:=extra[1] | e > 100 | cut ts, e | sort ts, e',
+  'put rtt:=query, q:=rtt | sort q, rtt | head 4 | yield {q, rtt}',
 ];
 
 /** Loads records into pool dns of each lake in one commit, cut into objects at threshold bytes. */

@@ -120,6 +120,15 @@ export function fieldDemand(
           out.add(a.dst[0]);
         }
         break;
+      case 'Put':
+        // What follows sees the record's other fields unchanged; a nested
+        // destination's top-level field is read, since what is there
+        // decides what the put does.
+        for (const a of op.args) {
+          if (a.lhs.length === 0 || !exprFields(a.rhs, out)) return null;
+          out.add(a.lhs[0]);
+        }
+        break;
       case 'Sort':
       case 'Top':
         // Without keys they pick one by looking at the values.
