@@ -7,7 +7,16 @@
 // before search walks it.
 
 import { decodeString } from '../../zed/primitive';
-import { Type, TypeArray, TypeErr, TypeMap, TypeRecord, TypeSet, TypeUnion } from '../../zed/types';
+import {
+  ID,
+  Type,
+  TypeArray,
+  TypeErr,
+  TypeMap,
+  TypeRecord,
+  TypeSet,
+  TypeUnion,
+} from '../../zed/types';
 import { Value } from '../../zed/value';
 
 /** The dotted names of the leaf fields of a record type (FieldNameIter). */
@@ -90,19 +99,22 @@ export class TermFinder implements BytesTest {
   /**
    * What the native byte search looks for: the term's longest run of
    * two or more bytes that are not letters (case folding leaves them as
-   * they are), else its rarest character (a non-letter, or the rarest
-   * letter by English text's frequencies, in both cases). Where one is
-   * found, the term around it (anchorAt is its place in the term) is
-   * compared folded.
+   * they are), else one of its characters (a letter in both cases). Where
+   * one is found, the term around it (anchorAt is its place in the term)
+   * is compared folded. Each place found costs a call, so a character is
+   * chosen by the data it is first searched in (tune), until then by a
+   * guess.
    */
-  private readonly needles: (Buffer | number)[];
-  private readonly anchorAt: number;
+  private needles: (Buffer | number)[];
+  private anchorAt: number;
+  /** Whether the needle is a character still to be chosen by the data. */
+  private untuned = false;
   private readonly len: number;
-  /** Whether the native search's needle is a character common in text (see testValue). */
-  private readonly commonAnchor: boolean = false;
+  /** Whether the needle is a character common in the data (see testValue). */
+  private commonAnchor = false;
 
   constructor(
-    term: string,
+    private readonly term: string,
     private readonly raw: Buffer | null = null,
     /** The field names the search matches (default: those holding the term). */
     private readonly nameTest: (name: string) => boolean = (n) => this.fold.text(n),
@@ -115,35 +127,63 @@ export class TermFinder implements BytesTest {
       this.needles = [Buffer.from(best, 'latin1')];
       this.anchorAt = term.indexOf(best);
     } else {
+      // The rarest letter by English text's frequencies, or a non-letter.
       let at = 0;
       for (let i = 1; i < term.length; i++) if (rarity(term[i]) > rarity(term[at])) at = i;
-      const c = term.charCodeAt(at);
-      const lower = c | 0x20;
       this.anchorAt = at;
-      const letter = lower >= 0x61 && lower <= 0x7a;
-      this.needles = letter ? [lower, lower - 0x20] : [c];
+      this.needles = charNeedles(term.charCodeAt(at));
       // A term of letters and lone punctuation: its anchor is punctuation
       // (".co.uk": "."), common in text, found again and again.
-      this.commonAnchor = !letter;
+      this.commonAnchor = this.needles.length === 1;
+      this.untuned = true;
     }
+  }
+
+  /**
+   * Chooses the character needle by a sample of buf[start, end) (of 1 KiB
+   * or more; a smaller one is passed over): the character found least
+   * often there ("Cextb6l": "x" in both cases rather than "6", which a
+   * log's numbers hold again and again). It is common where found more
+   * than once in 64 bytes: then a short value is searched in JavaScript.
+   */
+  private tune(buf: Uint8Array, start: number, end: number): void {
+    if (end - start < 1024) return;
+    this.untuned = false;
+    const stop = Math.min(end, start + SAMPLE);
+    const counts = new Uint32Array(256);
+    for (let i = start; i < stop; i++) counts[buf[i]]++;
+    const term = this.term;
+    const found = (i: number) => charNeedles(term.charCodeAt(i)).reduce((n, c) => n + counts[c], 0);
+    let at = 0;
+    for (let i = 1; i < term.length; i++) if (found(i) < found(at)) at = i;
+    this.anchorAt = at;
+    this.needles = charNeedles(term.charCodeAt(at));
+    this.commonAnchor = found(at) * 64 > stop - start;
   }
 
   /** Whether buf[start, end) or a field name of one of types may hold the term. */
   test(buf: Uint8Array, start: number, end: number, types: readonly Type[]): boolean {
     if (this.raw === null && types.some((t) => this.names.holds(t))) return true;
-    return this.inBytes(buf, start, end);
+    if (this.untuned) this.tune(buf, start, end);
+    return this.inBytes(buf, start, end, types.some(this.holdsAddress));
   }
+
+  /** Whether values of a type may hold the raw address (an IP inside). */
+  private readonly addresses = new TypeTest((t) => innerTypes(t).some((u) => u.id === ID.IP));
+  private readonly holdsAddress = (t: Type): boolean =>
+    this.raw !== null && this.addresses.holds(t);
 
   /** test() for the bytes of one value of type t (len -1: a null). */
   testValue(t: Type, buf: Uint8Array, off: number, len: number): boolean {
     if (this.raw === null && this.names.holds(t)) return true;
     if (len <= 0) return false;
+    if (this.untuned) this.tune(buf, off, off + len);
     // A short value (a record of a log line, ~150 bytes) is searched in
     // JavaScript where the native search would stop at a common anchor
     // again and again: each call then costs more than the bytes.
     if (this.raw === null && (len <= TINY || (this.commonAnchor && len <= SHORT)))
       return this.fold.bytes(buf, off, len);
-    return this.inBytes(buf, off, off + len);
+    return this.inBytes(buf, off, off + len, this.holdsAddress(t));
   }
 
   /**
@@ -152,11 +192,18 @@ export class TermFinder implements BytesTest {
    * is at ends the search (a common term is found near a frame's start in
    * whichever case it is written).
    */
-  private inBytes(buf: Uint8Array, start: number, end: number): boolean {
+  private inBytes(buf: Uint8Array, start: number, end: number, raw: boolean): boolean {
     // A view that ends where the bytes do: a search past them (the rest
     // of a fetched chunk) would cost a chunk's bytes a frame.
     const b = Buffer.from(buf.buffer, buf.byteOffset, end);
-    if (this.raw !== null && b.indexOf(this.raw, start) >= 0) return true;
+    // The raw address last: where the text is found first, the bytes are
+    // searched once.
+    if (this.hasText(b, start, end)) return true;
+    return raw && b.indexOf(this.raw!, start) >= 0;
+  }
+
+  /** Whether b[start, end) holds the term (folded). */
+  private hasText(b: Buffer, start: number, end: number): boolean {
     const needles = this.needles;
     const at = needles.map((n) => b.indexOf(n, start));
     for (;;) {
@@ -179,6 +226,9 @@ export class TermFinder implements BytesTest {
  */
 const SHORT = 512;
 const TINY = 64;
+
+/** How many bytes tune samples. */
+const SAMPLE = 16384;
 
 /** Several finders, any of which may find what is searched for (a pattern's alternatives). */
 export class AnyTerm implements BytesTest {
@@ -225,15 +275,21 @@ export class ValueScreen {
 /** A test of types, worked out once per type. */
 export class TypeTest {
   private readonly seen = new Map<Type, boolean>();
+  // The last type asked about: a scan's values come in runs of one type.
+  private last: Type | null = null;
+  private lastHolds = false;
 
   constructor(private readonly test: (t: Type) => boolean) {}
 
   holds(t: Type): boolean {
+    if (t === this.last) return this.lastHolds;
     let m = this.seen.get(t);
     if (m === undefined) {
       m = this.test(t);
       this.seen.set(t, m);
     }
+    this.last = t;
+    this.lastHolds = m;
     return m;
   }
 }
@@ -241,6 +297,12 @@ export class TypeTest {
 /** Per type: whether it is a record one of whose leaf field names satisfies test. */
 export function fieldNames(test: (name: string) => boolean): TypeTest {
   return new TypeTest((t) => t.under instanceof TypeRecord && leafFieldNames(t.under).some(test));
+}
+
+/** The native search's needles for a character: a letter's in both cases. */
+function charNeedles(c: number): number[] {
+  const lower = c | 0x20;
+  return lower >= 0x61 && lower <= 0x7a ? [lower, lower - 0x20] : [c];
 }
 
 /** Letters from the most to the least frequent in English text. */

@@ -8,7 +8,7 @@ import { parseValue } from '../../../src/formats/zson';
 import { frameFilter, patternFinder, searchFinder } from '../../../src/query/compiler/bufferfilter';
 import * as dag from '../../../src/query/compiler/dag';
 import { FrameFilter, framePasses } from '../../../src/query/expr/bufferfilter';
-import { TRUE } from '../../../src/query/expr/expr';
+import { Expr, TRUE } from '../../../src/query/expr/expr';
 import { fieldPath } from '../../../src/query/expr/path';
 import {
   RegexpMatch,
@@ -17,12 +17,14 @@ import {
   SearchValue,
 } from '../../../src/query/expr/search';
 import { compileRegexp, reglob } from '../../../src/query/expr/regexp';
+import { BytesTest } from '../../../src/query/expr/termfind';
 import { comparison } from '../../../src/query/expr/compare';
 import { TypeContext } from '../../../src/zed/context';
 import { TypeString } from '../../../src/zed/types';
 import { Value } from '../../../src/zed/value';
 
 const zctx = new TypeContext();
+const here0: dag.Expr = { kind: 'This', path: [] };
 
 const words = fc.constantFrom(
   'needle',
@@ -288,4 +290,81 @@ test('which filters have a frame test', () => {
   expect(kinds(pattern('(?i)\\pLab'))).toBeNull();
   expect(kinds(pattern('ab', ['query']))).toBe('term');
   expect(kinds(pattern('ab('))).toBeNull();
+});
+
+test('finders that chose their needles by a sample of a frame find what a search of each value finds', () => {
+  // Values laid end to end in one buffer, as a frame holds them, with
+  // bytes between them that hold pieces of the terms. A finder chooses
+  // its needle by the first bytes it searches (1 KiB or more: long
+  // filler strings make them in some frames): here the whole frame's,
+  // as the frame test does before the values are searched.
+  const gap = fc.constantFrom('', 'nee', 'dle', '10.0.', '0.1', 'KE', 'y-01', '\n\0\0\x01');
+  const filler = fc.constantFrom('"x"', `"${'10.0.0.7 key-02 needlf '.repeat(60)}"`);
+  const ips = fc.constantFrom(
+    '10.0.0.1',
+    '10.0.0.10',
+    '"10.0.0.1"',
+    '"x10.0.0.1y"',
+    '{a:10.0.0.1}',
+  );
+  const item = fc.tuple(fc.oneof(value, ips, filler), gap);
+  const finds = fc.constantFrom(
+    { kind: 'term', text: 'needle' },
+    { kind: 'term', text: 'KEY' },
+    { kind: 'term', text: 'x-01' },
+    { kind: 'term', text: 'needle-0' },
+    { kind: 'term', text: 'ey-01.y' },
+    { kind: 'ip', text: '10.0.0.1' },
+    { kind: 'pattern', text: 'ee(d|x)le' },
+    { kind: 'pattern', text: 'key|Needle' },
+  );
+  fc.assert(
+    fc.property(fc.array(item, { minLength: 1, maxLength: 30 }), finds, (items, find) => {
+      // The frame's values, their bytes copied into one buffer.
+      const parsed = items.map(([z, g]) => ({
+        v: parseValue(zctx, z),
+        g: Buffer.from(g, 'latin1'),
+      }));
+      const buf = Buffer.concat(
+        parsed.flatMap(({ v, g }) => [
+          v.len > 0 ? v.buf.subarray(v.off, v.off + v.len) : Buffer.alloc(0),
+          g,
+        ]),
+      );
+      let off = 0;
+      const frame = parsed.map(({ v, g }) => {
+        const w = new Value(v.type, buf, off, v.len);
+        off += (v.len > 0 ? v.len : 0) + g.length;
+        return w;
+      });
+      const here = fieldPath(zctx, []);
+      let slow: Expr;
+      let quick: Expr;
+      let finder: BytesTest | null;
+      if (find.kind === 'pattern') {
+        const re = compileRegexp(find.text);
+        finder = patternFinder(re);
+        slow = new SearchPattern(re, here);
+        quick = new SearchPattern(re, here, finder);
+      } else if (find.kind === 'ip') {
+        const lit = parseValue(zctx, find.text);
+        const e: dag.Search = { kind: 'Search', text: find.text, value: lit, expr: here0 };
+        const eq = comparison('==', lit)!;
+        const f = searchFinder(e);
+        finder = f;
+        slow = new SearchValue(find.text, eq, here);
+        quick = new SearchValue(find.text, eq, here, f);
+      } else {
+        const f = searchFinder(search(find.text) as dag.Search);
+        finder = f;
+        slow = new SearchString(find.text, here);
+        quick = new SearchString(find.text, here, f);
+      }
+      finder!.test(buf, 0, buf.length, [...new Set(frame.map((v) => v.type))]);
+      const want = frame.map((v) => slow.eval(v) === TRUE);
+      const got = frame.map((v) => quick.eval(v) === TRUE);
+      expect({ items, find, got }).toEqual({ items, find, got: want });
+    }),
+    { numRuns: 3000 },
+  );
 });
