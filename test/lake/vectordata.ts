@@ -98,6 +98,14 @@ export const QUERIES = [
   'put qtype_name.x:=1 | count() by typeof(qtype_name) | sort this',
   'put e:=extra[1] | e > 100 | cut ts, e | sort ts, e',
   'put rtt:=query, q:=rtt | sort q, rtt | head 4 | yield {q, rtt}',
+  // A cut of fields after puts is made from the columns they computed.
+  'put x:=rtt*2 | cut x, query',
+  'rtt > 1 | put x:=rtt+1, query:=lower(qtype_name) | cut query, x, ts | head 8',
+  'put e:=extra[0] | cut ts, e | tail 4',
+  'put r:=quiet(rtt) | cut ts, r, rtt | head 12',
+  'put rtt:=quiet(extra[0]) | cut rtt, ts',
+  'put x:=rtt | put y:=x*x | cut y, x | head 3',
+  'put x:=id.orig_h | cut x, id | count() by x | sort x',
 ];
 
 /** Loads records into pool dns of each lake in one commit, cut into objects at threshold bytes. */

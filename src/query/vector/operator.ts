@@ -13,6 +13,7 @@ import { QueryContext } from '../runtime/context';
 import { ValueArena } from '../runtime/arena';
 import { Operator } from '../runtime/operator';
 import { Cutter, CutField } from '../runtime/ops/cut';
+import { Putter } from '../runtime/ops/put';
 import {
   columnsBatch,
   materialize,
@@ -241,6 +242,8 @@ export class Materialize implements Operator {
   private closed = false;
   private readonly cutter: Cutter | null;
   private readonly arena = new ValueArena();
+  /** Where the puts build their records (sealed after each put: the next one reads them). */
+  private readonly putArena = new ValueArena();
   /** Memory for its rows, reused pull by pull (reuseOutput), or null. */
   private scratch: RowScratch | null = null;
 
@@ -250,6 +253,13 @@ export class Materialize implements Operator {
     private readonly project: CutField[] | null = null,
     /** The batch column of a top-level field (-1: none), for projections built from columns. */
     private readonly colOf: ((field: string) => number) | null = null,
+    /**
+     * Where the projection is a cut after puts on columns: the puts, as
+     * the row engine runs them on a row made from the scan's columns
+     * before it is cut, as the cut operator cuts every row (an error a
+     * filter outputs too). Null: the projection is the scan's own.
+     */
+    private readonly puts: readonly Putter[] | null = null,
   ) {
     this.cutter = project === null ? null : new Cutter(ctx!.zctx, project);
   }
@@ -295,9 +305,17 @@ export class Materialize implements Operator {
     const cutter = this.cutter!;
     const errors = b.errors ?? null;
     const out: Value[] = [];
+    const puts = this.puts;
+    let rows = vals;
+    if (puts !== null)
+      for (const put of puts) {
+        rows = rows.map((v) => put.apply(v, this.putArena));
+        this.putArena.seal();
+      }
     for (let k = from; k < to; k++) {
-      const v = vals[k - from];
-      if (errors !== null && errors[b.sel === null ? k : b.sel[k]] === 1) out.push(v);
+      const v = rows[k - from];
+      if (puts === null && errors !== null && errors[b.sel === null ? k : b.sel[k]] === 1)
+        out.push(v);
       else {
         const c = cutter.apply(v, this.arena);
         if (c !== null) out.push(c);

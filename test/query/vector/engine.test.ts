@@ -5,6 +5,7 @@
 import fc from 'fast-check';
 import { QueryContext } from '../../../src/query';
 import { Combos, FieldVars } from '../../../src/query/vector/fieldvars';
+import { VecCompute } from '../../../src/query/vector/compute';
 import { VecFilter } from '../../../src/query/vector/filter';
 import { asideConfig, asideLeased } from '../../../src/query/aggregates/dcountaside';
 import { VecSort } from '../../../src/query/vector/sort';
@@ -173,8 +174,18 @@ const queries = [
   'put x:=a | where x > 0 or x | count(), sum(i) by s',
   'put i:=a | where i | count() by i, s',
   'where a | put x:=i | where x | count() by s',
-  // ... and on rows where no summarize follows, or it reads into one.
+  // A cut of fields after puts: its records made from the columns, or
+  // by the puts and the cut on rows where the batch's rows differ.
   'put x:=i | cut x',
+  'put x:=i*2 | cut x, s',
+  'put x:=quiet(a) | cut x, a, s',
+  'put s:=upper(s), j:=s | cut j, s, i',
+  'i > 1 | put k:=a+i | cut k, i | head 3',
+  'put x:=n.b | cut x, n | tail 2',
+  'put x:=i | where x > 2 or x | put y:=x+1 | cut y, x, s',
+  'put x:=a | cut x, nosuch',
+  // ... and on rows where no summarize or cut follows, or it reads into one.
+  'put x:=i | sort x | cut x',
   'put x.y:=i | count() by x.y',
   'put x:={a:i} | count() by x.a',
 ];
@@ -433,6 +444,27 @@ test('the vector operators run where the query allows', async () => {
     expect(await zq(kq, several, { vector: 'on' })).toEqual(kRows);
     expect(filter).toHaveBeenCalled();
     expect(summ).toHaveBeenCalled();
+    // A cut after puts.
+    const compute = jest.spyOn(VecCompute.prototype, 'pull');
+    try {
+      const cq = 'put k:=i*j, s:=upper(s) | cut s, k';
+      const cRows = await zq(cq, several, { vector: 'off' });
+      expect(compute).not.toHaveBeenCalled();
+      expect(cRows).toEqual([
+        '{s:"A",k:2}',
+        '{s:"B",k:2}',
+        '{s:"A",k:0}',
+        '{s:"B",k:error("missing")}',
+      ]);
+      expect(await zq(cq, several, { vector: 'on' })).toEqual(cRows);
+      expect(compute).toHaveBeenCalled();
+      // A head of a few rows after it takes them on rows.
+      compute.mockClear();
+      expect(await zq(`${cq} | head 2`, several, { vector: 'on' })).toEqual(cRows.slice(0, 2));
+      expect(compute).not.toHaveBeenCalled();
+    } finally {
+      compute.mockRestore();
+    }
     // An aggregate's where clause.
     summ.mockClear();
     expect(await zq('count() where i < j by s | sort s', several, { vector: 'on' })).toEqual([
