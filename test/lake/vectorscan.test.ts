@@ -23,7 +23,8 @@ import { TypeRecord } from '../../src/zed/types';
 import { Value } from '../../src/zed/value';
 import { Builder } from '../../src/zed/zcode';
 import { arbRecord } from '../helpers/arbitrary';
-import { loadDns, loadDnsObjects, QUERIES, run, tempLakes } from './vectordata';
+import { DATA, loadDns, loadDnsObjects, QUERIES, run, tempLakes } from './vectordata';
+import { zq } from '../query/helpers';
 
 const lakes = tempLakes();
 
@@ -535,6 +536,57 @@ test('keys, arguments, where clauses and fields put assigns, computed from field
         });
       }
     }
+  } finally {
+    feed.mockRestore();
+  }
+});
+
+test('a cut of fields before a summarize answers as the cut does, and the summarize runs on columns', async () => {
+  const on = await lakeWith('on');
+  const off = await lakeWith('off');
+  await loadDns(on, off);
+  const feed = jest.spyOn(
+    VecSummarize.prototype as unknown as { feed(): Promise<boolean> },
+    'feed',
+  );
+  try {
+    const queries: [string, boolean][] = [
+      ['cut qtype_name, rtt | count() by qtype_name', true],
+      ['cut q:=query, r:=rtt | sum(r), avg(r) by q', true],
+      ['cut q:=query, rtt | rtt > 1 | count() by q', true],
+      ['cut o:=id.orig_h, qtype_name | count() by o', true],
+      ['cut query, extra | count() where len(extra) > 1 by query', true],
+      ['cut id | count() by id.orig_h', true],
+      ['cut a:=query, b:=query | count() by a, b', true],
+      ['cut ts, query | count() by every(10s)', true],
+      ['cut query | count()', true],
+      // A function reading ts itself after a cut that makes ts another field's.
+      ['cut ts:=rtt, query | count() by every(10s)', false],
+      // A field the cut leaves out, a search, and the whole value.
+      ['cut query | count() by qtype_name', false],
+      ['cut q:=query | "host1" | count()', false],
+      ['cut q:=query | count() by typeof(this)', false],
+    ];
+    const ctx = new QueryContext();
+    for (const [q, columns] of queries) {
+      // The query on values from a reader keeps its cut.
+      const want = (await zq(`${q} | sort this`, DATA, { ctx })).sort();
+      for (const [mode, lake] of [
+        ['on', on],
+        ['off', off],
+      ] as const) {
+        feed.mockClear();
+        const got = (await run(lake, `from dns | ${q} | sort this`)).out.sort();
+        expect({ q, mode, got }).toEqual({ q, mode, got: want });
+        if (mode === 'on')
+          expect({ q, columns: feed.mock.calls.length > 0 }).toEqual({ q, columns });
+      }
+    }
+    // A cut that names a field twice fails as it does on values from a reader.
+    const dup = 'cut a:=query, a:=rtt | count() by a';
+    await expect(zq(dup, DATA)).rejects.toThrow('duplicate field: "a"');
+    for (const lake of [on, off])
+      await expect(run(lake, `from dns | ${dup}`)).rejects.toThrow('duplicate field: "a"');
   } finally {
     feed.mockRestore();
   }

@@ -446,3 +446,23 @@ export function thisPath(path: string[]): This {
 export function binary(op: BinaryOp, lhs: Expr, rhs: Expr): Binary {
   return { kind: 'Binary', op, lhs, rhs };
 }
+
+/**
+ * A copy of e in which each node that swap gives a replacement for is
+ * replaced (swap returns undefined to copy the node and go on into it).
+ * Values (literals) and types are kept as they are.
+ */
+export function mapExpr(e: Expr, swap: (node: Record<string, unknown>) => unknown): Expr {
+  const walk = (x: unknown): unknown => {
+    if (Array.isArray(x)) return x.map(walk);
+    if (x === null || typeof x !== 'object') return x;
+    const o = x as Record<string, unknown>;
+    const to = swap(o);
+    if (to !== undefined) return to;
+    if (o.kind === 'Literal' || Object.getPrototypeOf(o) !== Object.prototype) return x;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(o)) out[k] = walk(v);
+    return out;
+  };
+  return walk(e) as Expr;
+}

@@ -79,6 +79,39 @@ function exprFields(e: dag.Expr | null, out: Set<string>, pure = false): boolean
   }
 }
 
+/** The top-level fields e reads, or null where it may read the whole value. */
+export function exprTopFields(e: dag.Expr | null): Set<string> | null {
+  const out = new Set<string>();
+  return exprFields(e, out) ? out : null;
+}
+
+/**
+ * e with each reference to a top-level field of map (`this.q.x`) made one
+ * to the path the field maps to (`this.query.x`); null where e reads a
+ * field outside map or the whole value, or a function reads a mapped
+ * field of `this` itself (every: ts), which a reference cannot redirect.
+ */
+export function remapFields(e: dag.Expr, map: ReadonlyMap<string, string[]>): dag.Expr | null {
+  const fields = exprTopFields(e);
+  if (fields === null || [...fields].some((f) => !map.has(f))) return null;
+  let ok = true;
+  const r = dag.mapExpr(e, (o) => {
+    if (o.kind === 'This' && Array.isArray(o.path)) {
+      const path = o.path as string[];
+      return { kind: 'This', path: [...map.get(path[0])!, ...path.slice(1)] };
+    }
+    if (o.kind === 'Call') {
+      const implied = lookupFunction((o as unknown as dag.Call).name)?.path;
+      if (implied !== undefined) {
+        const to = map.get(implied[0]);
+        if (to === undefined || to.length !== 1 || to[0] !== implied[0]) ok = false;
+      }
+    }
+    return undefined;
+  });
+  return ok ? r : null;
+}
+
 /**
  * The top-level fields a filter reads, when it reads nothing else and may
  * be evaluated twice and on a subset of the values with the same result

@@ -10,7 +10,7 @@ import { KeyRange, poolKeyPath } from '../data/source';
 import { ID, isFloat, TypeBool } from '../../zed/types';
 import { decodeFloat } from '../../zed/primitive';
 import { Value } from '../../zed/value';
-import { exprDemand, fieldDemand } from './demand';
+import { exprDemand, fieldDemand, remapFields } from './demand';
 import * as dag from './dag';
 
 function walk(seq: dag.Seq, post: (seq: dag.Seq) => dag.Seq): dag.Seq {
@@ -237,6 +237,54 @@ function liftIntoSources(seq: dag.Seq): dag.Seq {
 }
 
 /**
+ * Takes out a cut of top-level fields lifted into a pool scan (`cut a,
+ * q:=query`) where filters and a summarize follow that read only its
+ * fields: they read the fields it cuts from instead, and the summarize
+ * may run on the scan's columns. A cut of fields drops no row and gives a
+ * field its source's value, error("missing") where there is none, as a
+ * reference to the source does, so the answers are the same.
+ */
+function cutsIntoSummarize(seq: dag.Seq): dag.Seq {
+  return walkEntries(seq, (s) => {
+    const src = s[0];
+    if (src.kind !== 'PoolScan' || !src.project) return s;
+    const map = new Map<string, string[]>();
+    for (const a of src.project) {
+      const name = a.lhs[0];
+      if (a.lhs.length !== 1 || a.rhs.kind !== 'This' || a.rhs.path.length === 0 || map.has(name))
+        return s;
+      map.set(name, a.rhs.path);
+    }
+    let k = 1;
+    while (s[k]?.kind === 'Filter') k++;
+    const sum = s[k];
+    if (sum?.kind !== 'Summarize') return s;
+    const ops: dag.Op[] = [];
+    for (const op of s.slice(1, k)) {
+      const expr = remapFields((op as dag.Filter).expr, map);
+      if (expr === null) return s;
+      ops.push({ kind: 'Filter', expr });
+    }
+    const keys: dag.Assignment[] = [];
+    for (const key of sum.keys) {
+      const rhs = remapFields(key.rhs, map);
+      if (rhs === null) return s;
+      keys.push({ lhs: key.lhs, rhs });
+    }
+    const aggs: dag.Summarize['aggs'] = [];
+    for (const a of sum.aggs) {
+      const expr = a.agg.expr === null ? null : remapFields(a.agg.expr, map);
+      const where = a.agg.where === null ? null : remapFields(a.agg.where, map);
+      if ((a.agg.expr !== null && expr === null) || (a.agg.where !== null && where === null))
+        return s;
+      aggs.push({ lhs: a.lhs, agg: { ...a.agg, expr, where } });
+    }
+    src.project = undefined;
+    return [src, ...ops, { ...sum, keys, aggs }, ...s.slice(k + 1)];
+  });
+}
+
+/**
  * Marks a summarize whose first group key is a pool's key (directly after
  * the scan and order-preserving operators) with the direction its input
  * is sorted in, and the scan (whose keys' type, from the lake's
@@ -352,6 +400,7 @@ export function optimize(seq: dag.Seq): dag.Seq {
   seq = removePassOps(seq);
   seq = mergeFilters(seq);
   seq = liftIntoSources(seq);
+  seq = cutsIntoSummarize(seq);
   seq = tapMetaScans(seq);
   propagateOrder(seq);
   markScanEnds(seq);

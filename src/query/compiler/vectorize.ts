@@ -109,33 +109,21 @@ function exprPaths(e: dag.Expr | null, out: Map<string, string[]>): boolean {
  * for each of several.
  */
 function rebind(e: dag.Expr, bind: ReadonlyMap<string, dag.Expr>): dag.Expr {
-  const walk = (x: unknown): unknown => {
-    if (Array.isArray(x)) return x.map(walk);
-    if (x === null || typeof x !== 'object') return x;
-    const o = x as Record<string, unknown>;
-    if (o.kind === 'This' && Array.isArray(o.path)) {
-      const to = bind.get(JSON.stringify(o.path));
-      if (to !== undefined) return to;
-    }
+  const swap = (o: Record<string, unknown>): unknown => {
+    if (o.kind === 'This' && Array.isArray(o.path)) return bind.get(JSON.stringify(o.path));
     if (o.kind === 'Call' && !o.given) {
       // every(1h) reads ts itself: give it ts's value.
       const call = o as unknown as dag.Call;
       const implied = lookupFunction(call.name)?.path;
       const to = implied === undefined ? undefined : bind.get(JSON.stringify(implied));
-      if (to !== undefined) return { ...call, args: [to, ...call.args.map(walk)], given: true };
+      if (to !== undefined) {
+        const args = call.args.map((a) => dag.mapExpr(a, swap));
+        return { ...call, args: [to, ...args], given: true };
+      }
     }
-    // Values (literals) and types are kept as they are.
-    if (
-      o.kind === 'Literal' ||
-      !Object.getPrototypeOf(o) ||
-      Object.getPrototypeOf(o) !== Object.prototype
-    )
-      return x;
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(o)) out[k] = walk(v);
-    return out;
+    return undefined;
   };
-  return walk(e) as dag.Expr;
+  return dag.mapExpr(e, swap);
 }
 
 /** e with every reference to path made a reference to `this`. */
