@@ -10,7 +10,7 @@
 // those holding either.
 
 import { Type, TypeErr } from '../../zed/types';
-import { BytesTest, innerTypes, TypeTest } from './termfind';
+import { BytesTest, innerTypeTest, TypeTest } from './termfind';
 
 /**
  * A frame test: false when no value of the frame can pass the filter.
@@ -25,7 +25,7 @@ export type FrameFilter =
 
 /** Per type: whether a value of it may hold an error value. */
 export function errorTypes(): TypeTest {
-  return new TypeTest((t) => innerTypes(t).some((u) => u instanceof TypeErr));
+  return innerTypeTest((u) => u instanceof TypeErr);
 }
 
 /** Whether a frame whose payload is buf[start, end), of values of types, may pass f. */

@@ -169,7 +169,7 @@ export class TermFinder implements BytesTest {
   }
 
   /** Whether values of a type may hold the raw address (an IP inside). */
-  private readonly addresses = new TypeTest((t) => innerTypes(t).some((u) => u.id === ID.IP));
+  private readonly addresses = innerTypeTest((u) => u.id === ID.IP);
   private readonly holdsAddress = (t: Type): boolean =>
     this.raw !== null && this.addresses.holds(t);
 
@@ -297,6 +297,11 @@ export class TypeTest {
 /** Per type: whether it is a record one of whose leaf field names satisfies test. */
 export function fieldNames(test: (name: string) => boolean): TypeTest {
   return new TypeTest((t) => t.under instanceof TypeRecord && leafFieldNames(t.under).some(test));
+}
+
+/** Per type: whether it, or a type a value of it may hold, satisfies test (innerTypes). */
+export function innerTypeTest(test: (u: Type) => boolean): TypeTest {
+  return new TypeTest((t) => innerTypes(t).some(test));
 }
 
 /** The native search's needles for a character: a letter's in both cases. */

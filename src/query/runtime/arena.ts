@@ -97,5 +97,4 @@ export class ValueArena {
     this.npending = 0;
     this.b.reset();
   }
-
 }
