@@ -510,8 +510,10 @@ async function main(): Promise<void> {
     await otherPools(server.port, queries, true);
     // What a whole-value read of the pool decodes (no fields known), and
     // what the column read of `cut ts,query` does (QueryStats bytes_read).
+    // The cut's records are all taken: the optimizer drops a cut that only a
+    // count() follows, which then reads no field at all.
     const all = await queryWithStoredBytes(server.port, 'from dns | count() by typeof(this)');
-    const cut = await queryWithStoredBytes(server.port, 'from dns | cut ts,query | count()');
+    const cut = await queryWithStoredBytes(server.port, 'from dns | cut ts,query');
     check({
       name: 'cut ts,query: bytes read / the whole pool (cold)',
       issue: '#14',
