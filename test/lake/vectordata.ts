@@ -106,6 +106,14 @@ export const QUERIES = [
   'put rtt:=quiet(extra[0]) | cut rtt, ts',
   'put x:=rtt | put y:=x*x | cut y, x | head 3',
   'put x:=id.orig_h | cut x, id | count() by x | sort x',
+  // A yield of a record of fields is made as a cut of them would be, where
+  // each column has one type, and else as the yield makes it.
+  'yield {t:ts, qtype_name}',
+  'yield {q:query, r:rtt}',
+  'yield {e:extra, ts} | head 12',
+  'qtype_name=="MX" | yield {n:qtype_name, t:ts} | tail 4',
+  'ts/0 > 1 | yield {ts, q:qtype_name} | head 5',
+  'yield {ts, id} | count() by typeof(this) | sort this',
 ];
 
 /** Loads records into pool dns of each lake in one commit, cut into objects at threshold bytes. */

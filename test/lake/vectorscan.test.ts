@@ -456,7 +456,7 @@ test('with the column cache on, whole-value filters find their rows on column ve
   }
 });
 
-test('cuts of one-type columns are built from the columns, as the row engine cuts', async () => {
+test('cuts and yields of records of one-type columns are built from the columns, as the row engine makes them', async () => {
   const on = await lakeWith('on');
   const off = await lakeWith('off');
   // Records of one type (every column has one type) in objects that do not overlap.
@@ -481,6 +481,9 @@ test('cuts of one-type columns are built from the columns, as the row engine cut
       's > "b" | cut s, r',
       'cut id',
       'cut r, ts | head 7',
+      // A yield of a record of fields, made as a cut of them.
+      'yield {t:ts, s, h:id}',
+      's > "b" | yield {r, s} | tail 5',
     ]) {
       recipe.mockClear();
       const a = await run(on, `from u | ${q}`);

@@ -268,6 +268,31 @@ interface Plan {
   assigned: ReadonlySet<string>;
   /** Whether project is a cut after the steps' puts (not lifted into the scan). */
   cutAfterPut: boolean;
+  /**
+   * A yield of a record of top-level fields the rows are made as (its
+   * record, and its fields as a cut's), or null.
+   */
+  literal: { expr: dag.RecordExpr; fields: dag.Assignment[] } | null;
+}
+
+/**
+ * The record of a yield that is one record of distinct names, each a
+ * top-level field (`yield {q:query, rtt}`), or null. Each row gives that
+ * record whatever it holds (error("missing") for a field it lacks).
+ */
+function fieldsLiteral(op: dag.Op | undefined): Plan['literal'] {
+  if (op?.kind !== 'Yield' || op.exprs.length !== 1) return null;
+  const expr = op.exprs[0];
+  if (expr.kind !== 'RecordExpr') return null;
+  const fields: dag.Assignment[] = [];
+  const names = new Set<string>();
+  for (const el of expr.elems) {
+    if (el.kind !== 'Field' || names.has(el.name)) return null;
+    if (el.value.kind !== 'This' || el.value.path.length !== 1) return null;
+    names.add(el.name);
+    fields.push({ lhs: [el.name], rhs: el.value });
+  }
+  return { expr, fields };
 }
 
 /**
@@ -395,6 +420,7 @@ function plan(seq: dag.Seq): Plan | null {
     rest = rest.slice(1);
   } else if (cutAfterPut !== null) project = cutAfterPut.args;
   const shape = new Set<string>();
+  let literal: Plan['literal'] = null;
   if (!terminal) {
     // What the rest reads, or where seq is the input of a TopN (whose sort
     // and head read fields), what the whole query reads of the pool.
@@ -403,6 +429,11 @@ function plan(seq: dag.Seq): Plan | null {
       (rest.length === 0 && src.kind === 'PoolScan' ? (src.fields ?? null) : null);
     if (demand === null) return null;
     for (const f of demand) shape.add(f);
+    // A yield of a record of fields first: the rows are made as its records.
+    if (project === null) {
+      literal = fieldsLiteral(rest[0]);
+      if (literal !== null) rest = rest.slice(1);
+    }
   }
   // A filter may hand a batch to the row engine (its errors), and a cut
   // after puts makes rows that differ in type by running the puts on rows:
@@ -418,6 +449,7 @@ function plan(seq: dag.Seq): Plan | null {
     project,
     assigned,
     cutAfterPut: cutAfterPut !== null,
+    literal,
   };
 }
 
@@ -607,12 +639,16 @@ export function buildVectorized(b: Builder, seq: dag.Seq, mode: VectorMode): Ope
       }
     }
   }
+  // A yield of a record of fields is projected as a cut of them would be,
+  // where a recipe makes the rows, and else evaluated row by row.
+  const literal = p.literal;
   out ??= new Materialize(
     op,
     ctx,
-    b.projection(p.project ?? undefined),
+    b.projection(literal?.fields ?? p.project ?? undefined),
     (f) => colOf.get(JSON.stringify([f])) ?? -1,
     p.cutAfterPut ? puts : null,
+    literal === null ? null : b.expr(literal.expr),
   );
   return b.seq(p.rest, [out]);
 }

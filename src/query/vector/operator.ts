@@ -260,8 +260,14 @@ export class Materialize implements Operator {
      * filter outputs too). Null: the projection is the scan's own.
      */
     private readonly puts: readonly Putter[] | null = null,
+    /**
+     * Where the projection is a yield of a record of fields (`yield {q:query,
+     * rtt}`): its expression, as the yield operator evaluates it on every
+     * row a recipe does not make. The projection then names its fields.
+     */
+    private readonly literal: Expr | null = null,
   ) {
-    this.cutter = project === null ? null : new Cutter(ctx!.zctx, project);
+    this.cutter = project === null || literal !== null ? null : new Cutter(ctx!.zctx, project);
   }
 
   /**
@@ -302,6 +308,7 @@ export class Materialize implements Operator {
   private projected(b: VecBatch, from: number, to: number): Value[] {
     if (this.recipe !== null) return materialize(b, from, to, this.recipe, this.scratch);
     const vals = materialize(b, from, to);
+    if (this.literal !== null) return this.yielded(vals);
     const cutter = this.cutter!;
     const errors = b.errors ?? null;
     const out: Value[] = [];
@@ -325,6 +332,18 @@ export class Materialize implements Operator {
     return out;
   }
 
+  /**
+   * The literal's record of each row, as the yield operator makes it (a
+   * record is never error("quiet"), which it would drop).
+   */
+  private yielded(rows: Value[]): Value[] {
+    const literal = this.literal!;
+    const arena = this.arena;
+    const out = rows.map((v) => arena.copy(literal.eval(v)));
+    arena.seal();
+    return out;
+  }
+
   async pull(): Promise<Value[] | null> {
     for (;;) {
       if (this.closed) return null;
@@ -334,7 +353,7 @@ export class Materialize implements Operator {
         if (this.pos < n) {
           const to = Math.min(n, this.pos + ROW_BATCH);
           const out =
-            this.cutter === null
+            this.project === null
               ? materialize(b, this.pos, to, null, this.scratch)
               : this.projected(b, this.pos, to);
           this.pos = to;
