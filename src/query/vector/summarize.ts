@@ -434,6 +434,13 @@ export class VecSummarize extends Summarize {
     // Into an empty table, each distinct value makes a new group: none
     // is looked up (the table indexes them if a later batch looks).
     const fresh = table.size === 0;
+    // Into an empty table go d.count groups, their keys of about the
+    // column's average length.
+    if (fresh)
+      table.reserve(
+        d.count,
+        Math.ceil((col.data.buf.length / Math.max(1, codes.length)) * d.count),
+      );
     this.keyTypes[0] = col.type!;
     const tv = this.tvs.id(this.keyTypes);
     if (table.size >= chunkedFrom.groups) return this.dictChunks(b, col, d, trans, tv, from, m);

@@ -175,4 +175,21 @@ describe('GroupTable', () => {
     expect(g).toBe(kept.length);
     expect(table.find(key(1), 0, key(1).length, 1, 1, false)).toBe(g);
   });
+
+  test('room reserved, then used up and past: groups appended and found keep their keys', () => {
+    const table = new GroupTable(16);
+    const key = (i: number) => Buffer.from(`k${'y'.repeat(i % 23)}${i}`);
+    const hash = (i: number) => hashBytes(key(i), 0, key(i).length, 5);
+    for (let i = 0; i < 10; i++) table.find(key(i), 0, key(i).length, 5, hash(i), true);
+    // Less room than the keys take, so the arena grows past it too.
+    table.reserve(2000, 4000);
+    for (let i = 10; i < 3000; i++)
+      if (i % 2 === 0) table.append(key(i), 0, key(i).length, 5, hash(i));
+      else table.find(key(i), 0, key(i).length, 5, hash(i), true);
+    expect(table.size).toBe(3000);
+    for (let i = 0; i < 3000; i++) {
+      expect(table.find(key(i), 0, key(i).length, 5, hash(i), false)).toBe(i);
+      expect(table.keyLen(i)).toBe(key(i).length);
+    }
+  });
 });

@@ -302,22 +302,44 @@ export class GroupTable {
     return x;
   }
 
-  private add(key: Buffer, off: number, len: number, tv: number): number {
-    const g = this.size++;
-    if (3 * g >= this.meta.length) {
-      const m = new Int32Array(this.meta.length * 2);
-      m.set(this.meta);
+  /**
+   * Makes room for groups more groups whose keys take about keyBytes in
+   * all, when the caller knows (a dictionary's values): growing the arena
+   * by doubling copied it twice over and touched twice the memory, which
+   * took a tenth of `count() by uid` over 1M distinct values.
+   */
+  reserve(groups: number, keyBytes: number): void {
+    this.grow(this.size + groups, this.arenaLen + 4 * groups + keyBytes);
+    if (this.indexed === this.size) {
+      let cap = this.mask + 1;
+      while (this.size + groups > Math.floor(cap * 0.7)) cap *= 2;
+      if (cap !== this.mask + 1) this.rehash(cap);
+    }
+  }
+
+  /** Room for groups groups in meta, and arenaBytes in the arena. */
+  private grow(groups: number, arenaBytes: number): void {
+    if (3 * groups > this.meta.length) {
+      let n = this.meta.length * 2;
+      while (n < 3 * groups) n *= 2;
+      const m = new Int32Array(n);
+      m.set(this.meta.subarray(0, 3 * this.size));
       this.meta = m;
     }
-    const need = this.arenaLen + 4 + (len > 0 ? len : 0);
-    if (need > this.arena.length) {
+    if (arenaBytes > this.arena.length) {
       let n = this.arena.length * 2;
-      while (n < need) n *= 2;
+      while (n < arenaBytes) n *= 2;
       const a = Buffer.allocUnsafe(n);
       this.arena.copy(a, 0, 0, this.arenaLen);
       this.arena = a;
       this.arenaView = viewOf(a);
     }
+  }
+
+  private add(key: Buffer, off: number, len: number, tv: number): number {
+    const g = this.size++;
+    const need = this.arenaLen + 4 + (len > 0 ? len : 0);
+    if (3 * g >= this.meta.length || need > this.arena.length) this.grow(g + 1, need);
     const arena = this.arena;
     let o = this.arenaLen;
     arena[o++] = tv & 0xff;
