@@ -75,6 +75,59 @@ export class FoldedContains {
   }
 }
 
+/**
+ * The batch of values a source's filter is testing (ScanFilter.apply, which
+ * runs without yielding): the buffers its values lie in (a few frames'),
+ * and where in each the last of them ends. Between two such batches a
+ * buffer may be reused with other bytes, so what a finder found in one
+ * (TermFinder's run) counts only within it: epoch tells them apart.
+ */
+export const testedBatch = {
+  bufs: [] as Uint8Array[],
+  ends: [] as number[],
+  epoch: 0,
+};
+
+/** At most this many buffers of a tested batch are told apart. */
+const TESTED_BUFFERS = 8;
+
+/** Marks batch as the one being tested (see testedBatch) until endTestedBatch(). */
+export function beginTestedBatch(batch: readonly Value[]): void {
+  testedBatch.epoch++;
+  const bufs = testedBatch.bufs;
+  const ends = testedBatch.ends;
+  bufs.length = 0;
+  ends.length = 0;
+  let k = -1;
+  for (let i = 0; i < batch.length; i++) {
+    const v = batch[i];
+    if (k < 0 || bufs[k] !== v.buf) {
+      k = bufs.indexOf(v.buf);
+      if (k < 0) {
+        if (bufs.length === TESTED_BUFFERS) {
+          bufs.length = ends.length = 0;
+          return;
+        }
+        k = bufs.push(v.buf) - 1;
+        ends.push(0);
+      }
+    }
+    if (v.off + v.len > ends[k]) ends[k] = v.off + v.len;
+  }
+}
+
+export function endTestedBatch(): void {
+  testedBatch.bufs.length = 0;
+  testedBatch.ends.length = 0;
+}
+
+/** Where the tested batch's values in buf end, or -1 where none is in it. */
+function testedEnd(buf: Uint8Array): number {
+  const bufs = testedBatch.bufs;
+  for (let k = 0; k < bufs.length; k++) if (bufs[k] === buf) return testedBatch.ends[k];
+  return -1;
+}
+
 /** What rules bytes out before a search looks at their values: one term, or any of several. */
 export interface BytesTest {
   /** Whether buf[start, end) or a field name of one of types may hold what is searched for. */
@@ -112,6 +165,16 @@ export class TermFinder implements BytesTest {
   private readonly len: number;
   /** Whether the needle is a character common in the data (see testValue). */
   private commonAnchor = false;
+  /**
+   * Within a tested batch (testedBatch, of this epoch): the term is
+   * nowhere in runBuf[runFrom, runHit), and starts at runHit (-1: nowhere
+   * before the batch's end). One native search then rules out every value
+   * of a batch up to the next place the term is, not one call a value.
+   */
+  private runEpoch = -1;
+  private runBuf: Uint8Array | null = null;
+  private runFrom = 0;
+  private runHit = -1;
 
   constructor(
     private readonly term: string,
@@ -183,7 +246,30 @@ export class TermFinder implements BytesTest {
     // again and again: each call then costs more than the bytes.
     if (this.raw === null && (len <= TINY || (this.commonAnchor && len <= SHORT)))
       return this.fold.bytes(buf, off, len);
+    const end = testedEnd(buf);
+    if (off + len <= end) return this.inRun(buf, off, len, end, this.holdsAddress(t));
     return this.inBytes(buf, off, off + len, this.holdsAddress(t));
+  }
+
+  /**
+   * testValue's byte test for a value of the tested batch, whose values
+   * in buf end at end (see runHit).
+   */
+  private inRun(buf: Uint8Array, off: number, len: number, end: number, raw: boolean): boolean {
+    if (
+      this.runEpoch !== testedBatch.epoch ||
+      this.runBuf !== buf ||
+      off < this.runFrom ||
+      (this.runHit >= 0 && this.runHit < off)
+    ) {
+      this.runEpoch = testedBatch.epoch;
+      this.runBuf = buf;
+      this.runFrom = off;
+      this.runHit = this.textAt(Buffer.from(buf.buffer, buf.byteOffset, end), off, end);
+    }
+    const hit = this.runHit;
+    if (hit >= 0 && hit + this.len <= off + len) return true;
+    return raw && Buffer.from(buf.buffer, buf.byteOffset, off + len).indexOf(this.raw!, off) >= 0;
   }
 
   /**
@@ -204,16 +290,21 @@ export class TermFinder implements BytesTest {
 
   /** Whether b[start, end) holds the term (folded). */
   private hasText(b: Buffer, start: number, end: number): boolean {
+    return this.textAt(b, start, end) >= 0;
+  }
+
+  /** Where in b[start, end) the term (folded) first starts, or -1. */
+  private textAt(b: Buffer, start: number, end: number): number {
     const needles = this.needles;
     const at = needles.map((n) => b.indexOf(n, start));
     for (;;) {
       // The nearest place a needle is at.
       let k = -1;
       for (let j = 0; j < at.length; j++) if (at[j] >= 0 && (k < 0 || at[j] < at[k])) k = j;
-      if (k < 0) return false;
+      if (k < 0) return -1;
       const from = at[k] - this.anchorAt;
       if (from >= start && from + this.len <= end && this.fold.bytes(b, from, this.len))
-        return true;
+        return from;
       at[k] = b.indexOf(needles[k], at[k] + 1);
     }
   }

@@ -17,7 +17,7 @@ import {
   SearchValue,
 } from '../../../src/query/expr/search';
 import { compileRegexp, reglob } from '../../../src/query/expr/regexp';
-import { BytesTest } from '../../../src/query/expr/termfind';
+import { beginTestedBatch, BytesTest, endTestedBatch } from '../../../src/query/expr/termfind';
 import { comparison } from '../../../src/query/expr/compare';
 import { TypeContext } from '../../../src/zed/context';
 import { TypeString } from '../../../src/zed/types';
@@ -364,7 +364,52 @@ test('finders that chose their needles by a sample of a frame find what a search
       const want = frame.map((v) => slow.eval(v) === TRUE);
       const got = frame.map((v) => quick.eval(v) === TRUE);
       expect({ items, find, got }).toEqual({ items, find, got: want });
+      // As a source's batch: the frame's values, the second half of them
+      // from a copy of their bytes (a batch holds several frames).
+      const half = frame.length >> 1;
+      const cut = half < frame.length ? frame[half].off : buf.length;
+      const copy = Buffer.from(buf.subarray(cut));
+      const batch = frame.map((v, i) =>
+        i < half ? v : new Value(v.type, copy, v.off - cut, v.len),
+      );
+      beginTestedBatch(batch);
+      const inBatch = batch.map((v) => quick.eval(v) === TRUE);
+      endTestedBatch();
+      expect({ items, find, inBatch }).toEqual({ items, find, inBatch: want });
     }),
     { numRuns: 3000 },
   );
+});
+
+test('what a search found in a tested batch does not carry over to the next, in the same buffer', () => {
+  const f = searchFinder(search('needle') as dag.Search)!;
+  const quick = new SearchString('needle', fieldPath(zctx, []), f);
+  const str = (s: string) => new Value(TypeString, Buffer.from(s), 0, s.length);
+  // One buffer, reused: its values are 80 bytes each (longer than a
+  // string field, which is searched in JavaScript), end to end.
+  const buf = Buffer.alloc(320);
+  const values = [0, 1, 2, 3].map((i) => new Value(TypeString, buf, 80 * i, 80));
+  const fill = (texts: string[]) => texts.forEach((t, i) => buf.write(t.padEnd(80, '.'), 80 * i));
+  quick.eval(str('x'.repeat(2048)));
+  const found = (): boolean[] => {
+    beginTestedBatch(values);
+    try {
+      return values.map((v) => quick.eval(v) === TRUE);
+    } finally {
+      endTestedBatch();
+    }
+  };
+  fill(['a', 'b', 'c', 'the needle']);
+  expect(found()).toEqual([false, false, false, true]);
+  fill(['a', 'needle', 'c', 'd']);
+  expect(found()).toEqual([false, true, false, false]);
+  // A term that runs from one value into the next is in neither.
+  fill(['a', 'b'.repeat(77) + 'nee', 'dle', 'd']);
+  expect(found()).toEqual([false, false, false, false]);
+  // Values asked about out of their order in the buffer.
+  fill(['a', 'needle', 'c', 'needle']);
+  beginTestedBatch(values);
+  const backwards = [3, 2, 1, 0].map((i) => quick.eval(values[i]) === TRUE);
+  endTestedBatch();
+  expect(backwards).toEqual([true, false, true, false]);
 });

@@ -8,6 +8,7 @@ import { fileTail, openReader } from '../../../formats/detect';
 import { ByteSource, sourceFromReadable, ValueReader } from '../../../formats/io';
 import { Value } from '../../../zed/value';
 import { Expr } from '../../expr/expr';
+import { beginTestedBatch, endTestedBatch } from '../../expr/termfind';
 import { ValueArena } from '../arena';
 import { QueryContext } from '../context';
 import { Operator } from '../operator';
@@ -54,26 +55,33 @@ export class ScanFilter {
     let read = 0;
     let matched = 0;
     let matchedBytes = 0;
-    for (let i = 0; i < n; i++) {
-      const v = batch[i];
-      const len = v.len > 0 ? v.len : 0;
-      read += len;
-      let r: Value | null = v;
-      if (fn !== null) {
-        r = fn.test(v);
-        if (r === null) continue;
-        if (r !== v) {
-          out.push(this.arena.copy(r));
-          continue;
+    // The batch's values stay as they are while the loop runs (it does not
+    // yield): a search may rule out several with one byte search.
+    if (fn !== null) beginTestedBatch(batch);
+    try {
+      for (let i = 0; i < n; i++) {
+        const v = batch[i];
+        const len = v.len > 0 ? v.len : 0;
+        read += len;
+        let r: Value | null = v;
+        if (fn !== null) {
+          r = fn.test(v);
+          if (r === null) continue;
+          if (r !== v) {
+            out.push(this.arena.copy(r));
+            continue;
+          }
+        }
+        matched++;
+        matchedBytes += len;
+        if (cutter === null) out.push(v);
+        else {
+          const c = cutter.apply(v, this.arena);
+          if (c !== null) out.push(c);
         }
       }
-      matched++;
-      matchedBytes += len;
-      if (cutter === null) out.push(v);
-      else {
-        const c = cutter.apply(v, this.arena);
-        if (c !== null) out.push(c);
-      }
+    } finally {
+      if (fn !== null) endTestedBatch();
     }
     this.arena.seal();
     stats.bytesRead += read;
