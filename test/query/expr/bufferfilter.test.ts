@@ -17,7 +17,12 @@ import {
   SearchValue,
 } from '../../../src/query/expr/search';
 import { compileRegexp, reglob } from '../../../src/query/expr/regexp';
-import { beginTestedBatch, BytesTest, endTestedBatch } from '../../../src/query/expr/termfind';
+import {
+  beginTestedBatch,
+  BytesTest,
+  endTestedBatch,
+  TermFinder,
+} from '../../../src/query/expr/termfind';
 import { comparison } from '../../../src/query/expr/compare';
 import { TypeContext } from '../../../src/zed/context';
 import { TypeString } from '../../../src/zed/types';
@@ -298,8 +303,27 @@ test('finders that chose their needles by a sample of a frame find what a search
   // its needle by the first bytes it searches (1 KiB or more: long
   // filler strings make them in some frames): here the whole frame's,
   // as the frame test does before the values are searched.
-  const gap = fc.constantFrom('', 'nee', 'dle', '10.0.', '0.1', 'KE', 'y-01', '\n\0\0\x01');
-  const filler = fc.constantFrom('"x"', `"${'10.0.0.7 key-02 needlf '.repeat(60)}"`);
+  const gap = fc.constantFrom(
+    '',
+    'nee',
+    'dle',
+    '10.0.',
+    '0.1',
+    'KE',
+    'y-01',
+    '\n\0\0\x01',
+    'LE.nE',
+    'le.',
+    '"le.NEEDLE"',
+  );
+  const filler = fc.constantFrom(
+    '"x"',
+    `"${'10.0.0.7 key-02 needlf '.repeat(60)}"`,
+    // Longer than a string field, which is searched in JavaScript.
+    `"${'x.'.repeat(40)}LE.NE"`,
+    `"${'y'.repeat(70)} le.ne, le.Ne"`,
+    `"${'z q # '.repeat(20)}#ZQ #zq"`,
+  );
   const ips = fc.constantFrom(
     '10.0.0.1',
     '10.0.0.10',
@@ -314,6 +338,9 @@ test('finders that chose their needles by a sample of a frame find what a search
     { kind: 'term', text: 'x-01' },
     { kind: 'term', text: 'needle-0' },
     { kind: 'term', text: 'ey-01.y' },
+    // One punctuation mark among letters: a needle of two characters.
+    { kind: 'term', text: 'le.ne' },
+    { kind: 'term', text: '#zq' },
     { kind: 'ip', text: '10.0.0.1' },
     { kind: 'pattern', text: 'ee(d|x)le' },
     { kind: 'pattern', text: 'key|Needle' },
@@ -379,6 +406,29 @@ test('finders that chose their needles by a sample of a frame find what a search
     }),
     { numRuns: 3000 },
   );
+});
+
+test('a needle of two characters, one a letter, finds the term in either case', () => {
+  // Each character of the terms is common in the sample, the pairs with
+  // the punctuation are not: the finders choose a pair for their needle.
+  const sample = Buffer.from('z q # k e . '.repeat(200));
+  for (const [term, found] of [
+    ['#zq', ['x #ZQ y', 'x #zQ y', '#zq']],
+    ['ke.', ['x KE. y', 'x kE. y', 'ke.']],
+  ] as const) {
+    const f = new TermFinder(term);
+    expect(f.test(sample, 0, sample.length, [TypeString])).toBe(false);
+    // Values of their own, and a batch of them end to end.
+    const texts = [...found, 'x #z q ke y'.padEnd(70, '.')].map((t) => t.padEnd(70, ' '));
+    const own = texts.map((t) => f.testValue(TypeString, Buffer.from(t), 0, t.length));
+    expect({ term, own }).toEqual({ term, own: [true, true, true, false] });
+    const buf = Buffer.from(texts.join(''));
+    const batch = texts.map((t, i) => new Value(TypeString, buf, 70 * i, 70));
+    beginTestedBatch(batch);
+    const inBatch = batch.map((v) => f.testValue(v.type, v.buf, v.off, v.len));
+    endTestedBatch();
+    expect({ term, inBatch }).toEqual({ term, inBatch: [true, true, true, false] });
+  }
 });
 
 test('what a search found in a tested batch does not carry over to the next, in the same buffer', () => {
