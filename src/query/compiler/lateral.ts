@@ -39,7 +39,8 @@ function overStep(b: Builder, defs: dag.Def[], exprs: Expr[], steps: Step[] | nu
     for (const self of vals) {
       for (const l of locals) frame.vals[l.slot] = l.expr.eval(self).copy();
       const inner: Value[] = [];
-      for (const e of exprs) trav.traverse(e.eval(self), arena, inner);
+      // self is sealed, its buffer lasting: elements of it are views.
+      for (const e of exprs) trav.traverse(e.eval(self), arena, inner, self.buf);
       arena.seal();
       out.push(...(steps === null ? inner : run(steps, inner, arena)));
     }

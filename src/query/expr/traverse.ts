@@ -29,8 +29,12 @@ export class Traversal {
 
   constructor(private readonly zctx: TypeContext) {}
 
-  /** Appends (as arena copies) what v traverses to. */
-  traverse(v0: Value, arena: ValueArena, out: Value[]): void {
+  /**
+   * Appends what v traverses to: arena copies, but for an array's or set's
+   * elements where v lies in stable (a buffer that outlives them: an input
+   * value's), which are views of their bytes there.
+   */
+  traverse(v0: Value, arena: ValueArena, out: Value[], stable: Uint8Array | null = null): void {
     if (isMissing(v0)) return;
     const v = underValue(v0, this.under);
     const t = v.type;
@@ -56,9 +60,11 @@ export class Traversal {
       off = start + (len > 0 ? len : 0);
     };
     if (t instanceof TypeArray || t instanceof TypeSet) {
+      const view = buf === stable;
       while (off < end) {
         next();
-        out.push(arena.copy(underValue(this.elem.set(t.type, buf, start, len), this.under)));
+        const e = underValue(this.elem.set(t.type, buf, start, len), this.under);
+        out.push(view ? new Value(e.type, e.buf, e.off, e.len) : arena.copy(e));
       }
     } else if (t instanceof TypeMap) {
       let rt = this.mapTypes.get(t);

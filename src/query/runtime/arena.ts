@@ -80,7 +80,13 @@ export class ValueArena {
         this.slabPos = 0;
       }
       const at = this.slabPos;
-      this.b.buf.copy(this.slab, at, 0, len);
+      // A few bytes (a lateral body's value) are copied by hand: Buffer.copy
+      // costs more to call than that.
+      if (len <= 64) {
+        const src = this.b.buf;
+        const slab = this.slab;
+        for (let i = 0; i < len; i++) slab[at + i] = src[i];
+      } else this.b.buf.copy(this.slab, at, 0, len);
       this.slabPos = at + len;
       for (let i = 0; i < n; i++) {
         const v = pending[i];

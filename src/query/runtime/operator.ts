@@ -106,6 +106,11 @@ export class ValueCursor {
     return v;
   }
 
+  /** The next value of those already pulled, consumed (the cursor must not be drained). */
+  take(): Value {
+    return this.batch[this.pos++];
+  }
+
   /** True when the values already pulled are all consumed (the next one needs a pull). */
   get drained(): boolean {
     return this.pos >= this.batch.length;

@@ -308,3 +308,39 @@ describe('a lateral body of steps', () => {
     }
   });
 });
+
+describe('what over traverses', () => {
+  test('elements of input values are views of them; of computed arrays, copies that last until the output is read', async () => {
+    const input = Array.from({ length: 3000 }, (_, i) => `{s:"a${i},b${i}",a:[${i},${i + 1}]}`);
+    const queries = {
+      // The arrays lie in the input values.
+      input: 'over a',
+      // Each array is computed into memory the next input value reuses.
+      computed: 'over split(s, ",")',
+      lateral: 'over split(s, ","), a with s=s => (yield {s, v:this})',
+      expression: 'yield (over split(s, ",") | yield this + "!")',
+    };
+    const wants: Record<string, string[]> = {
+      input: input.flatMap((_, i) => [`${i}`, `${i + 1}`]),
+      computed: input.flatMap((_, i) => [`"a${i}"`, `"b${i}"`]),
+      lateral: input.flatMap((_, i) => [
+        `{s:"a${i},b${i}",v:"a${i}"}`,
+        `{s:"a${i},b${i}",v:"b${i}"}`,
+        `{s:"a${i},b${i}",v:${i}}`,
+        `{s:"a${i},b${i}",v:${i + 1}}`,
+      ]),
+      expression: input.map((_, i) => `["a${i}!","b${i}!"]`),
+    };
+    for (const [name, query] of Object.entries(queries)) {
+      const ctx = new QueryContext();
+      const inputs = [arrayReader(parseValues(ctx.zctx, input.join('\n')), 1000)];
+      const q = await compileQuery(query, { ctx, inputs });
+      // Every batch read out before any is formatted.
+      const batches: Operator['pull'] extends () => Promise<infer B> ? NonNullable<B>[] : never =
+        [];
+      for (let b = await q.pull(); b; b = await q.pull()) batches.push(b);
+      const out = batches.flat().map((v) => formatValue(v));
+      expect({ name, out }).toEqual({ name, out: wants[name] });
+    }
+  });
+});

@@ -85,10 +85,12 @@ export class Over implements Operator {
 
   private async pullPlain(): Promise<Value[] | null> {
     const out: Value[] = [];
+    const input = this.input;
     while (out.length < BATCH_SIZE) {
       // Stop at a batch boundary rather than wait for more input.
-      if (out.length > 0 && this.input.drained) break;
-      const self = await this.nextInput();
+      if (out.length > 0 && input.drained) break;
+      // The values of a batch pulled already are taken without an await each.
+      const self = input.drained ? await this.nextInput() : input.take();
       if (self === null) break;
       this.traverse(self, out);
     }
@@ -105,9 +107,10 @@ export class Over implements Operator {
     steps: (vals: Value[]) => Value[],
   ): Promise<Value[] | null> {
     const out: Value[] = [];
+    const input = this.input;
     while (out.length < BATCH_SIZE) {
-      if (out.length > 0 && this.input.drained) break;
-      const self = await this.nextInput();
+      if (out.length > 0 && input.drained) break;
+      const self = input.drained ? await this.nextInput() : input.take();
       if (self === null) break;
       const vals = this.traversed(scope, self);
       if (vals.length === 0) continue;
@@ -146,8 +149,9 @@ export class Over implements Operator {
   }
 
   /** Appends the values self traverses to. */
+  /** What self traverses to: an input value's buffer lasts, so elements of it are views. */
   private traverse(self: Value, out: Value[]): void {
-    for (const e of this.opts.exprs) this.trav.traverse(e.eval(self), this.arena, out);
+    for (const e of this.opts.exprs) this.trav.traverse(e.eval(self), this.arena, out, self.buf);
   }
 
   async close(): Promise<void> {
