@@ -18,8 +18,8 @@ export class ByteSet {
   private entries = 0;
   /** The first entry that may be live (the ones before were deleted). */
   private first = 0;
-  /** Entry + 1 per slot (0: empty); at most half full. */
-  private slots = new Int32Array(32);
+  /** Entry + 1 per slot (0: empty); at most half full (64 bytes to start: see CountColumn). */
+  private slots = new Int32Array(16);
   /** Live entries. */
   size = 0;
 

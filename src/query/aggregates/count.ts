@@ -11,7 +11,10 @@ import { AggColumn, AggDef } from './agg';
 const out = new Scratch();
 
 export class CountColumn implements AggColumn {
-  private n = new Float64Array(16);
+  // 8 float64s (64 bytes) lie in V8's heap: a larger typed array has a
+  // store of its own, which cost 2 µs to make against 30 ns (a lateral
+  // summarize makes a column an input value).
+  private n = new Float64Array(8);
   size = 0;
 
   add(): void {

@@ -266,9 +266,10 @@ const out = new Scratch();
  * number when exact, else a bigint).
  */
 export class MathColumn implements AggColumn {
-  private kind = new Int8Array(16);
-  private hasVal = new Uint8Array(16);
-  private f = new Float64Array(16);
+  // f in V8's heap (64 bytes or less: see CountColumn).
+  private kind = new Int8Array(8);
+  private hasVal = new Uint8Array(8);
+  private f = new Float64Array(8);
   private i: Int[] = [];
   size = 0;
 
