@@ -92,6 +92,53 @@ describe('drop', () => {
     expect(await zq('drop r.x', '{r:{x:1},z:3}')).toEqual(['{z:3}']);
     expect(await zq('drop a,b', '{a:1,b:2} {a:1,c:2}')).toEqual(['{c:2}']);
   });
+
+  test('top-level fields dropped anywhere in a record, of any value, the rest kept as they were', async () => {
+    const input = [
+      '{a:1,b:"x",c:null(int64),d:[1,2],e:{f:"long string ' + 'y'.repeat(200) + '"},g:""}',
+      '{a:null(int64),b:null(string),c:3,d:null([int64]),e:null({f:string}),g:"z"}',
+      'null({a:int64,b:string})',
+    ].join(' ');
+    const long = '"long string ' + 'y'.repeat(200) + '"';
+    expect(await zq('drop a', input)).toEqual([
+      `{b:"x",c:null(int64),d:[1,2],e:{f:${long}},g:""}`,
+      '{b:null(string),c:3,d:null([int64]),e:null({f:string}),g:"z"}',
+      '{b:null(string)}',
+    ]);
+    expect(await zq('drop b,e', input)).toEqual([
+      '{a:1,c:null(int64),d:[1,2],g:""}',
+      '{a:null(int64),c:3,d:null([int64]),g:"z"}',
+      '{a:null(int64)}',
+    ]);
+    expect(await zq('drop g,c', input)).toEqual([
+      `{a:1,b:"x",d:[1,2],e:{f:${long}}}`,
+      '{a:null(int64),b:null(string),d:null([int64]),e:null({f:string})}',
+      // The record's type has neither: it passes as it is.
+      'null({a:int64,b:string})',
+    ]);
+  });
+
+  test('fields of records within records, the rest of each kept as it was', async () => {
+    const input = [
+      '{id:{o:1,r:{h:"x",p:2},s:"s"},e:{},t:3}',
+      '{id:{o:null(int64),r:null({h:string,p:int64}),s:"s"},e:{},t:3}',
+      '{id:null({o:int64,r:{h:string,p:int64},s:string}),e:{},t:null(int64)}',
+      '{id:{o:1,r:{h:"x"},s:"s"},e:{},t:3}',
+    ].join(' ');
+    expect(await zq('drop id.r.h, e.x', input)).toEqual([
+      '{id:{o:1,r:{p:2},s:"s"},e:{},t:3}',
+      '{id:{o:null(int64),r:{p:null(int64)},s:"s"},e:{},t:3}',
+      '{id:{o:null(int64),r:{p:null(int64)},s:null(string)},e:{},t:null(int64)}',
+      // A record left with no fields goes.
+      '{id:{o:1,s:"s"},e:{},t:3}',
+    ]);
+    expect(await zq('drop id.o, t', input)).toEqual([
+      '{id:{r:{h:"x",p:2},s:"s"},e:{}}',
+      '{id:{r:null({h:string,p:int64}),s:"s"},e:{}}',
+      '{id:{r:null({h:string,p:int64}),s:null(string)},e:{}}',
+      '{id:{r:{h:"x"},s:"s"},e:{}}',
+    ]);
+  });
 });
 
 describe('rename', () => {
