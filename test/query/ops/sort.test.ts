@@ -333,6 +333,13 @@ describe('sort: string paths (ranked duplicates and MSD radix)', () => {
     idx.sort((i, j) => cmp.compare(vals[i], vals[j]) || i - j);
     expect(Array.from(order)).toEqual(idx);
   };
+  /** A string with one of a few prefixes, some long and shared. */
+  const prefixed = fc
+    .tuple(
+      fc.constantFrom('', 'a', 'abcdef', 'abcdefghijkl', 'abcdefghijklm\u00e9'),
+      fc.string({ maxLength: 8 }),
+    )
+    .map(([p, x]) => p + x);
   test('many duplicates', () => {
     fc.assert(
       fc.property(
@@ -346,25 +353,33 @@ describe('sort: string paths (ranked duplicates and MSD radix)', () => {
       { numRuns: 20 },
     );
   });
+  test('duplicates of many distinct strings with long shared prefixes (ranked; the distinct by MSD radix)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(prefixed, { minLength: 1100, maxLength: 1400 }),
+        fc.boolean(),
+        (pairs, reverse) => {
+          // 6000 values, each distinct string four times or more (fewer
+          // than half distinct, a sample of them repeating), more than a
+          // chunk of them distinct.
+          const pool = [...new Set(pairs)];
+          const strs = Array.from({ length: 6000 }, (_, i) => pool[(i * 7919) % pool.length]);
+          checkStrings(strs, reverse);
+        },
+      ),
+      // Shrinking 6000 strings takes minutes: the first failure is reported.
+      { numRuns: 10, endOnFailure: true },
+    );
+  });
   test('mostly distinct, with long shared prefixes', () => {
     fc.assert(
       fc.property(
-        fc.array(
-          fc.tuple(
-            fc.constantFrom('', 'a', 'abcdef', 'abcdefghijkl', 'abcdefghijklm\u00e9'),
-            fc.string({ maxLength: 8 }),
-          ),
-          {
-            minLength: 1100,
-            maxLength: 1500,
-          },
-        ),
+        fc.array(prefixed, {
+          minLength: 1100,
+          maxLength: 1500,
+        }),
         fc.boolean(),
-        (pairs, reverse) =>
-          checkStrings(
-            pairs.map(([p, x]) => p + x),
-            reverse,
-          ),
+        (strs, reverse) => checkStrings(strs, reverse),
       ),
       { numRuns: 10 },
     );

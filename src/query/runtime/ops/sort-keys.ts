@@ -12,14 +12,9 @@
 
 import { compareValues, isNaNKey } from '../../../zed/compare';
 import { TypeContext } from '../../../zed/context';
-import {
-  bytesCompare,
-  bytesEqual,
-  decodeFloat,
-  decodeIntBig,
-  decodeUintBig,
-} from '../../../zed/primitive';
+import { bytesCompare, decodeFloat, decodeIntBig, decodeUintBig } from '../../../zed/primitive';
 import { hashBytes } from '../../../zed/hash';
+import { GroupTable } from './summarize-table';
 import { latin1 } from '../../../formats/zson/gotext';
 import { ID, isSigned, recordOf, Type, TypeNull, TypeRecord } from '../../../zed/types';
 import { Value } from '../../../zed/value';
@@ -569,6 +564,9 @@ class Sorter {
     return out;
   }
 
+  /** What rankStrings' touches read, kept so that they are not optimized away. */
+  touched = 0;
+
   private rankStrings(idx: number[]): Int32Array | null {
     const col = this.cols[0];
     const buf = col.buf;
@@ -587,55 +585,63 @@ class Sorter {
       sample.add(latin1(buf, off[i], off[i] + Math.max(len[i], 0)));
     }
     if (sample.size > Math.ceil(m / step) * 0.99) return null;
-    // Open-addressing table of distinct strings: slot → unique id + 1.
-    const maxUniq = m >> 2;
-    let size = 1024;
-    while (size < maxUniq * 2) size <<= 1;
-    const slots = new Int32Array(size);
+    // The distinct strings, by the group table summarize keeps (slots
+    // holding each key's hash and place). Up to half of them distinct,
+    // their sort (MSD radix, as stringPass sorts them) and a radix sort of
+    // the ranks cost less than the MSD radix of them all (313k distinct
+    // DNS queries in 1M: 0.5 against 0.9 s).
+    const maxUniq = m >> 1;
+    const table = new GroupTable(1024);
     const reps: number[] = [];
     const uid = new Int32Array(m);
-    const mask = size - 1;
-    for (let k = 0; k < m; k++) {
-      const i = idx[k];
-      const o = off[i];
-      const l = len[i];
-      let h = hashBytes(buf, o, l) & mask;
-      for (;;) {
-        const s = slots[h];
-        if (s === 0) {
-          if (reps.length >= maxUniq) return null; // mostly distinct: MSD radix
+    // A chunk at a time: hashed, the slots the lookups will read touched
+    // (their cache misses overlap: 190 against 450 ms for 1M), looked up.
+    const hashes = new Int32Array(RANK_CHUNK);
+    let touched = 0;
+    for (let from = 0; from < m; from += RANK_CHUNK) {
+      const to = Math.min(m, from + RANK_CHUNK);
+      for (let k = from; k < to; k++) {
+        const i = idx[k];
+        hashes[k - from] = hashBytes(buf, off[i], len[i] < 0 ? 0 : len[i]);
+      }
+      if (table.size >= RANK_CHUNK) touched ^= table.touch(hashes, to - from);
+      for (let k = from; k < to; k++) {
+        const i = idx[k];
+        const g = table.find(buf, off[i], len[i], 0, hashes[k - from], true);
+        if (g === reps.length) {
+          if (g >= maxUniq) return null; // mostly distinct: MSD radix
           reps.push(i);
-          slots[h] = reps.length;
-          uid[k] = reps.length - 1;
-          break;
         }
-        const r = reps[s - 1];
-        if (bytesEqual(buf, off[r], len[r], buf, o, l)) {
-          uid[k] = s - 1;
-          break;
-        }
-        h = (h + 1) & mask;
+        uid[k] = g;
       }
     }
+    this.touched = touched;
     const u = reps.length;
-    const order = Array.from({ length: u }, (_, x) => x);
-    order.sort((x, y) =>
-      bytesCompare(buf, off[reps[x]], len[reps[x]], buf, off[reps[y]], len[reps[y]]),
-    );
+    // The distinct strings in order: their rows, sorted ascending (the
+    // radix of the ranks reverses), then each one's rank.
+    const sorted = Int32Array.from(reps);
+    this.stringPass(sorted, 0, u, 0, false);
+    const uidOfRow = new Int32Array(off.length);
+    for (let x = 0; x < u; x++) uidOfRow[reps[x]] = x;
     const rank = new Uint32Array(u);
-    for (let r = 0; r < u; r++) rank[order[r]] = r;
+    for (let r = 0; r < u; r++) rank[uidOfRow[sorted[r]]] = r;
     const hi = new Uint32Array(m);
     const lo = new Uint32Array(m);
     for (let k = 0; k < m; k++) lo[k] = rank[uid[k]];
     return this.radix(idx, hi, lo);
   }
 
-  private stringPass(out: Int32Array, from: number, to: number, depth: number): void {
+  private stringPass(
+    out: Int32Array,
+    from: number,
+    to: number,
+    depth: number,
+    rev = this.reverse,
+  ): void {
     const col = this.cols[0];
     const buf = col.buf;
     const off = col.off;
     const len = col.len;
-    const rev = this.reverse;
     const rest = this.cols.length > 1 ? this.cmpFrom(1) : null;
     const m = to - from;
     if (m < 64) {
@@ -667,11 +673,14 @@ class Sorter {
     for (let k = 0; k < m; k++) out[from + k] = ids[r.pos[k]];
     forRuns(r.hi, r.lo, (start, end) => {
       const cls = (rev ? ~r.lo[start] : r.lo[start]) & 0xffff;
-      if (cls === 7) this.stringPass(out, from + start, from + end, depth + 6);
+      if (cls === 7) this.stringPass(out, from + start, from + end, depth + 6, rev);
       else if (rest) sortRange(out, from + start, from + end, rest);
     });
   }
 }
+
+/** Strings rankStrings hashes and looks up at a time. */
+const RANK_CHUNK = 1024;
 
 function invert(hi: Uint32Array, lo: Uint32Array): void {
   for (let k = 0; k < hi.length; k++) {
