@@ -211,8 +211,8 @@ export class TermFinder implements BytesTest {
    * smaller one is passed over): one character of the term in both cases,
    * or two, one a letter, where that costs less by what the sample holds
    * (see searchCost: "Cextb6l": "x" rather than "6", which a log's numbers
-   * hold again and again; ".co.uk": "o." rather than ".u", as a needle's
-   * first byte is what the native search stops at). The anchor is common
+   * hold again and again; "co.uk": not ".u", whose first byte, which the
+   * native search stops at, every domain name holds). The anchor is common
    * where found more than once in 64 bytes: then a short value is searched
    * in JavaScript.
    */

@@ -148,8 +148,7 @@ export class Over implements Operator {
     }
   }
 
-  /** Appends the values self traverses to. */
-  /** What self traverses to: an input value's buffer lasts, so elements of it are views. */
+  /** Appends the values self traverses to: an input value's buffer lasts, so elements of it are views. */
   private traverse(self: Value, out: Value[]): void {
     for (const e of this.opts.exprs) this.trav.traverse(e.eval(self), this.arena, out, self.buf);
   }

@@ -588,8 +588,9 @@ class Sorter {
     // The distinct strings, by the group table summarize keeps (slots
     // holding each key's hash and place). Up to half of them distinct,
     // their sort (MSD radix, as stringPass sorts them) and a radix sort of
-    // the ranks cost less than the MSD radix of them all (313k distinct
-    // DNS queries in 1M: 0.5 against 0.9 s).
+    // the ranks cost less than the MSD radix of them all: `sort query`
+    // over 1M DNS records, 313k distinct, took 1.25 s this way and 1.40 s
+    // when a quarter distinct was the most ranked.
     const maxUniq = m >> 1;
     const table = new GroupTable(1024);
     const reps: number[] = [];
