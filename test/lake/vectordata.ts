@@ -114,6 +114,13 @@ export const QUERIES = [
   'qtype_name=="MX" | yield {n:qtype_name, t:ts} | tail 4',
   'ts/0 > 1 | yield {ts, q:qtype_name} | head 5',
   'yield {ts, id} | count() by typeof(this) | sort this',
+  // Its expressions of fields are computed as columns, as a put's are.
+  'yield {n:lower(qtype_name), t:ts}',
+  'yield {r:rtt*2, q:query} | sort q, r',
+  'yield {r:rtt*2, q:query} | head 3',
+  'yield {e:extra[0], ts, s:quiet(extra[1])} | tail 20',
+  'qtype_name=="MX" | yield {query:upper(query), t:ts, q:query}',
+  'yield {p:id.orig_p+1, h:id.orig_h} | count() by typeof(this) | sort this',
 ];
 
 /** Loads records into pool dns of each lake in one commit, cut into objects at threshold bytes. */

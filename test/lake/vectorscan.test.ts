@@ -484,6 +484,7 @@ test('cuts and yields of records of one-type columns are built from the columns,
       // A yield of a record of fields, made as a cut of them.
       'yield {t:ts, s, h:id}',
       's > "b" | yield {r, s} | tail 5',
+      'yield {l:len(s), t:ts, h:id}',
     ]) {
       recipe.mockClear();
       const a = await run(on, `from u | ${q}`);
@@ -496,6 +497,13 @@ test('cuts and yields of records of one-type columns are built from the columns,
     }
   } finally {
     recipe.mockRestore();
+  }
+  // s is computed and read as it is for q: the yield is not made on
+  // columns (the computed s would stand for the scanned one).
+  for (const q of ['yield {s:upper(s), t:ts, q:s}']) {
+    const a = await run(on, `from u | ${q}`);
+    const b = await run(off, `from u | ${q}`);
+    expect({ q, out: a.out }).toEqual({ q, out: b.out });
   }
 });
 

@@ -277,22 +277,31 @@ interface Plan {
 
 /**
  * The record of a yield that is one record of distinct names, each a
- * top-level field (`yield {q:query, rtt}`), or null. Each row gives that
- * record whatever it holds (error("missing") for a field it lacks).
+ * top-level field or an expression of fields (`yield {q:lower(query),
+ * rtt}`), or null; with the fields a cut of its fields would take, and as
+ * assignments the expressions to compute as columns (named for their
+ * fields, none of which may be a field the record reads). Each row gives
+ * that record whatever it holds (error("missing") for a field it lacks).
  */
-function fieldsLiteral(op: dag.Op | undefined): Plan['literal'] {
+function fieldsLiteral(
+  op: dag.Op | undefined,
+  inputs: Map<string, string[]>,
+): (Plan['literal'] & { computed: dag.Assignment[] }) | null {
   if (op?.kind !== 'Yield' || op.exprs.length !== 1) return null;
   const expr = op.exprs[0];
   if (expr.kind !== 'RecordExpr') return null;
   const fields: dag.Assignment[] = [];
+  const computed: dag.Assignment[] = [];
   const names = new Set<string>();
   for (const el of expr.elems) {
-    if (el.kind !== 'Field' || names.has(el.name)) return null;
-    if (el.value.kind !== 'This' || el.value.path.length !== 1) return null;
+    if (el.kind !== 'Field' || names.has(el.name) || !exprPaths(el.value, inputs)) return null;
     names.add(el.name);
-    fields.push({ lhs: [el.name], rhs: el.value });
+    const plain = el.value.kind === 'This' && el.value.path.length === 1;
+    fields.push({ lhs: [el.name], rhs: plain ? el.value : { kind: 'This', path: [el.name] } });
+    if (!plain) computed.push({ lhs: [el.name], rhs: el.value });
   }
-  return { expr, fields };
+  for (const p of inputs.values()) if (computed.some((a) => a.lhs[0] === p[0])) return null;
+  return { expr, fields, computed };
 }
 
 /**
@@ -429,10 +438,22 @@ function plan(seq: dag.Seq): Plan | null {
       (rest.length === 0 && src.kind === 'PoolScan' ? (src.fields ?? null) : null);
     if (demand === null) return null;
     for (const f of demand) shape.add(f);
-    // A yield of a record of fields first: the rows are made as its records.
-    if (project === null) {
-      literal = fieldsLiteral(rest[0]);
-      if (literal !== null) rest = rest.slice(1);
+    // A yield of a record of fields first: the rows are made as its
+    // records, its expressions computed as columns (as a put's are:
+    // where one gives an error, the rows are made by the record instead).
+    // A head of a few rows after it takes them sooner on rows.
+    const inputs = new Map<string, string[]>();
+    const lit = project === null ? fieldsLiteral(rest[0], inputs) : null;
+    const next = rest[1];
+    if (
+      lit !== null &&
+      (lit.computed.length === 0 || !(next?.kind === 'Head' && next.count < FEW_ROWS))
+    ) {
+      literal = { expr: lit.expr, fields: lit.fields };
+      rest = rest.slice(1);
+      for (const [key, p] of inputs) paths.set(key, p);
+      if (lit.computed.length > 0)
+        steps.push({ kind: 'put', op: { kind: 'Put', args: lit.computed } });
     }
   }
   // A filter may hand a batch to the row engine (its errors), and a cut
