@@ -50,8 +50,13 @@ export class Fuse extends BufferingOperator {
     const shaper = this.shaper!;
     const out = batch.map((v) => {
       const r = shaper.shape(v);
-      // Unchanged bodies are shared; new ones are copied out of the shaper.
-      return r.buf === v.buf ? new Value(r.type, v.buf, v.off, v.len) : this.arena.copy(r);
+      // Unchanged values pass as they are, unchanged bodies are shared, and
+      // new ones are copied out of the shaper.
+      if (r.buf === v.buf) {
+        if (r.type === v.type && r.off === v.off && r.len === v.len) return v;
+        return new Value(r.type, v.buf, v.off, v.len);
+      }
+      return this.arena.copy(r);
     });
     this.arena.seal();
     return out;

@@ -368,7 +368,12 @@ export function batchBytes(batch: Value[]): number {
 export abstract class BufferingOperator implements Operator {
   private started = false;
   private closed = false;
-  private vals: Value[] = [];
+  /**
+   * The input's batches as they came (a batch stays valid after later
+   * pulls): held as they are, not pushed value by value into one array,
+   * which cost a quarter of `fuse` over 1M values.
+   */
+  private batches: Value[][] = [];
   private pos = 0;
   private bytes = 0;
   private spill: SpillDir | null = null;
@@ -404,9 +409,7 @@ export abstract class BufferingOperator implements Operator {
       if (this.file) {
         batch = await this.file.read();
       } else {
-        batch =
-          this.pos < this.vals.length ? this.vals.slice(this.pos, this.pos + BATCH_SIZE) : null;
-        this.pos += BATCH_SIZE;
+        batch = this.pos < this.batches.length ? this.batches[this.pos++] : null;
       }
       if (batch === null) {
         await this.finish();
@@ -429,22 +432,20 @@ export abstract class BufferingOperator implements Operator {
         await this.file.write(batch);
         continue;
       }
-      for (const v of batch) this.vals.push(v);
+      this.batches.push(batch);
       this.bytes += batchBytes(batch);
       if (this.bytes >= this.ctx.memoryLimit) {
         this.spill = await SpillDir.create(this.ctx);
         this.file = await this.spill.newFile();
-        for (let i = 0; i < this.vals.length; i += BATCH_SIZE) {
-          await this.file.write(this.vals.slice(i, i + BATCH_SIZE));
-        }
-        this.vals = [];
+        for (const b of this.batches) await this.file.write(b);
+        this.batches = [];
       }
     }
     if (this.file) await this.file.rewind();
   }
 
   private async finish(): Promise<void> {
-    this.vals = [];
+    this.batches = [];
     this.file = null;
     if (this.spill) {
       await this.spill.remove();
