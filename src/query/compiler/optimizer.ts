@@ -213,6 +213,43 @@ function isProjection(op: dag.Op | undefined): op is dag.Cut {
   return op?.kind === 'Cut' && op.args.every((a) => a.rhs.kind === 'This' && a.rhs.path.length > 0);
 }
 
+/** Rewrites that tests turn off, to see that they keep every answer. */
+export const rewrites = { cutsBeforeSorts: true };
+
+/**
+ * Moves a cut of fields right after a sort to before it, where each of
+ * the sort's keys is a field the cut keeps as it is (`sort -r rtt | cut
+ * query, rtt`): the cut is a function of each value that leaves each
+ * key's value as it was, and the sort orders values stably by their keys,
+ * so the two commute. Before the sort, the cut can be lifted into the
+ * scan, the sort holds only the cut's fields, and a head after the sort
+ * makes a TopN.
+ */
+function cutsBeforeSorts(seq: dag.Seq): dag.Seq {
+  if (!rewrites.cutsBeforeSorts) return seq;
+  return walk(seq, (s) => {
+    let out = s;
+    for (let i = 0; i + 1 < out.length; i++) {
+      const sort = out[i];
+      const cut = out[i + 1];
+      if (sort.kind !== 'Sort' || sort.args.length === 0 || !isProjection(cut)) continue;
+      const kept = (key: dag.Expr): boolean =>
+        key.kind === 'This' &&
+        cut.args.some(
+          (a) =>
+            isPath(a.rhs, a.lhs) &&
+            a.lhs.length <= key.path.length &&
+            a.lhs.every((x, k) => x === key.path[k]),
+        );
+      if (!sort.args.every(kept)) continue;
+      if (out === s) out = [...s];
+      out[i] = cut;
+      out[i + 1] = sort;
+    }
+    return out;
+  });
+}
+
 /** Lifts the filter and then a projection after each source into the source. */
 function liftIntoSources(seq: dag.Seq): dag.Seq {
   return walkEntries(seq, (s) => {
@@ -399,6 +436,7 @@ export function optimize(seq: dag.Seq): dag.Seq {
   seq = mergeFilters(seq);
   seq = removePassOps(seq);
   seq = mergeFilters(seq);
+  seq = cutsBeforeSorts(seq);
   seq = liftIntoSources(seq);
   seq = cutsIntoSummarize(seq);
   seq = tapMetaScans(seq);

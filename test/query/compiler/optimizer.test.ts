@@ -4,7 +4,10 @@
 import { formatValue } from '../../../src/formats/zson';
 import { analyze, parseQuery, QueryContext } from '../../../src/query';
 import * as dag from '../../../src/query/compiler/dag';
-import { keyRange, optimize } from '../../../src/query/compiler/optimizer';
+import { keyRange, optimize, rewrites } from '../../../src/query/compiler/optimizer';
+import { compileQuery } from '../../../src/query';
+import { parseValues } from '../../../src/formats/zson';
+import { arrayReader } from '../../../src/query/runtime/ops/scan';
 import { PoolConfig } from '../../../src/lake/config';
 import { Ksuid } from '../../../src/lake/ksuid';
 
@@ -52,6 +55,65 @@ describe('filters and pass', () => {
     const g = await graph('fork ( => pass => pass )');
     const fork = g[1] as dag.Fork;
     expect(fork.paths.map((p) => p.map((o) => o.kind))).toEqual([['Pass'], ['Pass']]);
+  });
+});
+
+describe('a cut after a sort', () => {
+  test('moves before the sort where the cut keeps every key as it is', async () => {
+    const kinds = async (q: string) => (await graph(q)).map((o) => o.kind);
+    expect(await kinds('sort -r rtt | cut query, rtt')).toEqual(['Reader', 'Sort']);
+    expect(await kinds('sort id.h, x | cut x, id | head 2')).toEqual(['Reader', 'Sort', 'Head']);
+    expect(await kinds('sort id.h | cut id.h, q')).toEqual(['Reader', 'Sort']);
+    // A key the cut drops, changes (id: just its h), renames or makes; a guessed key.
+    for (const q of [
+      'sort rtt | cut query',
+      'sort id | cut id.h',
+      'sort x | cut x:=y',
+      'sort x | cut y:=x',
+      'sort | cut a',
+      'sort len(q) | cut q',
+    ])
+      expect({ q, kinds: await kinds(q) }).toEqual({ q, kinds: ['Reader', 'Sort', 'Cut'] });
+  });
+
+  test('answers as the sort then the cut do', async () => {
+    const input = [
+      '{q:"a",r:2,id:{h:1,p:9},x:1}',
+      '{q:"b",r:null(int64),id:{h:0,p:8}}',
+      '{q:"c",id:{h:1,p:7},x:2}',
+      '{r:1,x:3}',
+      '7',
+      '{q:"d",r:2,id:null({h:int64,p:int64}),x:4}',
+      'error("boom")',
+      '{q:"e",r:2.5,id:{h:"z"},x:5}',
+      '{z:1}',
+      '{q:"f",r:1,id:{h:1,p:6},x:6}',
+    ].join(' ');
+    const queries = [
+      'sort -r r | cut q, r',
+      'sort r | cut r, x | head 3',
+      'sort -nulls first r, x | cut x, r, q',
+      'sort id.h | cut id, q',
+      'sort -r id.h, r | cut id.h, r, x',
+      'sort q | cut q | tail 2',
+      // Not moved: the key is not kept, or not as it was.
+      'sort r | cut q, x',
+      'sort id | cut id.p, q',
+    ];
+    const answer = async (q: string) => {
+      const ctx = new QueryContext();
+      const inputs = [arrayReader(parseValues(ctx.zctx, input))];
+      return (await (await compileQuery(q, { ctx, inputs })).all()).map((v) => formatValue(v));
+    };
+    for (const q of queries) {
+      const moved = await answer(q);
+      rewrites.cutsBeforeSorts = false;
+      try {
+        expect({ q, out: moved }).toEqual({ q, out: await answer(q) });
+      } finally {
+        rewrites.cutsBeforeSorts = true;
+      }
+    }
   });
 });
 
