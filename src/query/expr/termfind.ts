@@ -77,12 +77,15 @@ export class FoldedContains {
 
 /**
  * The batch of values a source's filter is testing (ScanFilter.apply, which
- * runs without yielding): the buffers its values lie in (a few frames'),
- * and where in each the last of them ends. Between two such batches a
- * buffer may be reused with other bytes, so what a finder found in one
- * (TermFinder's run) counts only within it: epoch tells them apart.
+ * runs without yielding), and once a finder asks (testedEnd), the buffers
+ * its values lie in (a few frames') and where in each the last of them
+ * ends: a filter without a search pays nothing for it. Between two such
+ * batches a buffer may be reused with other bytes, so what a finder found
+ * in one (TermFinder's run) counts only within it: epoch tells them apart.
  */
 export const testedBatch = {
+  batch: null as readonly Value[] | null,
+  located: false,
   bufs: [] as Uint8Array[],
   ends: [] as number[],
   epoch: 0,
@@ -94,6 +97,19 @@ const TESTED_BUFFERS = 8;
 /** Marks batch as the one being tested (see testedBatch) until endTestedBatch(). */
 export function beginTestedBatch(batch: readonly Value[]): void {
   testedBatch.epoch++;
+  testedBatch.batch = batch;
+  testedBatch.located = false;
+}
+
+export function endTestedBatch(): void {
+  testedBatch.batch = null;
+  // Not to hold the batch's buffers past it.
+  testedBatch.bufs.length = testedBatch.ends.length = 0;
+}
+
+/** Finds the tested batch's buffers and where its values end in each. */
+function locateTested(batch: readonly Value[]): void {
+  testedBatch.located = true;
   const bufs = testedBatch.bufs;
   const ends = testedBatch.ends;
   bufs.length = 0;
@@ -116,13 +132,11 @@ export function beginTestedBatch(batch: readonly Value[]): void {
   }
 }
 
-export function endTestedBatch(): void {
-  testedBatch.bufs.length = 0;
-  testedBatch.ends.length = 0;
-}
-
 /** Where the tested batch's values in buf end, or -1 where none is in it. */
 function testedEnd(buf: Uint8Array): number {
+  const batch = testedBatch.batch;
+  if (batch === null) return -1;
+  if (!testedBatch.located) locateTested(batch);
   const bufs = testedBatch.bufs;
   for (let k = 0; k < bufs.length; k++) if (bufs[k] === buf) return testedBatch.ends[k];
   return -1;
